@@ -1,0 +1,92 @@
+"""durak_core: a complete, explaining rules engine for Durak.
+
+Every rule of the five source documents (S0–S4) is a named option of :class:`Rules`, with
+presets per source. :meth:`Game.play` refuses illegal actions with a machine-readable
+:class:`Reason`; the tutorial layer turns reasons and :class:`Event` s into words.
+"""
+
+from .actions import Action, ActionKind, NotationError
+from .cards import (
+    DECK_SIZES,
+    Card,
+    CardError,
+    Rank,
+    Suit,
+    beat_failure,
+    beats,
+    format_cards,
+    make_deck,
+    parse_cards,
+)
+from .events import Event, EventKind
+from .game import Cap, Game, LegalActions, Outcome, PositionError
+from .observation import Observation, observe
+from .reasons import IllegalAction, Reason
+from .record import RecordError, dumps, loads, replay, to_record
+from .rules import (
+    PRESETS,
+    AttackerAfterDefenderOut,
+    CapScope,
+    FirstAttacker,
+    FirstBoutCap,
+    HandCap,
+    NoTrumpFallback,
+    Preset,
+    Rules,
+    RulesError,
+    ThrowInPriority,
+    ThrowInRights,
+    ThrowInTiming,
+    TrumpSwap,
+)
+from .state import Phase, State
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DECK_SIZES",
+    "PRESETS",
+    "Action",
+    "ActionKind",
+    "AttackerAfterDefenderOut",
+    "Cap",
+    "CapScope",
+    "Card",
+    "CardError",
+    "Event",
+    "EventKind",
+    "FirstAttacker",
+    "FirstBoutCap",
+    "Game",
+    "HandCap",
+    "IllegalAction",
+    "LegalActions",
+    "NoTrumpFallback",
+    "NotationError",
+    "Observation",
+    "Outcome",
+    "Phase",
+    "PositionError",
+    "Preset",
+    "Rank",
+    "Reason",
+    "RecordError",
+    "Rules",
+    "RulesError",
+    "State",
+    "Suit",
+    "ThrowInPriority",
+    "ThrowInRights",
+    "ThrowInTiming",
+    "TrumpSwap",
+    "beat_failure",
+    "beats",
+    "dumps",
+    "format_cards",
+    "loads",
+    "make_deck",
+    "observe",
+    "parse_cards",
+    "replay",
+    "to_record",
+]

@@ -1,0 +1,138 @@
+"""Actions and their compact notation.
+
+Every action names the seat that makes it. The notation is ``<seat>:<move>``:
+
+========  ==================  ======================================
+kind      notation            meaning
+========  ==================  ======================================
+lead      ``0:8C``            seat 0 opens the bout with 8♣
+beat      ``1:10C/8C``        seat 1 beats 8♣ with 10♣
+throw     ``2:+10H``          seat 2 throws in 10♥
+transfer  ``1:>8D``           seat 1 passes the attack on with 8♦
+take      ``1:take``          seat 1 will pick up the table
+pass      ``0:pass``          seat 0 is done adding cards («bito»)
+swap      ``0:swap``          seat 0 swaps the lowest trump for the turn-up
+========  ==================  ======================================
+
+>>> a = Action.parse("1:10♣/8♣")
+>>> a.kind, a.seat, str(a)
+(<ActionKind.BEAT: 'beat'>, 1, '1:10C/8C')
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NamedTuple
+
+from .cards import Card, CardError
+
+__all__ = ["Action", "ActionKind", "NotationError"]
+
+
+class NotationError(ValueError):
+    """Text that is not a well-formed action."""
+
+
+class ActionKind(StrEnum):
+    """What an action does."""
+
+    LEAD = "lead"
+    """The bout's attacker plays the first attack card."""
+    BEAT = "beat"
+    """The defender covers an attack card (``target``) with ``card``."""
+    THROW = "throw"
+    """A non-defender adds an attack card of a rank already on the table (podkidnoy)."""
+    TRANSFER = "transfer"
+    """The defender adds a card of the attack's rank; the next player defends (perevodnoy)."""
+    TAKE = "take"
+    """The defender gives up; he will pick up every card on the table."""
+    PASS = "pass"
+    """A thrower is done adding cards for now."""
+    SWAP = "swap"
+    """The lowest trump's original holder exchanges it for the turned-up trump (S0)."""
+
+
+_SIMPLE = {ActionKind.TAKE: "take", ActionKind.PASS: "pass", ActionKind.SWAP: "swap"}
+
+
+class Action(NamedTuple):
+    """One move by one seat. ``card`` is the card played; ``target`` the attack card beaten."""
+
+    kind: ActionKind
+    seat: int
+    card: Card | None = None
+    target: Card | None = None
+
+    @classmethod
+    def lead(cls, seat: int, card: Card) -> Action:
+        return cls(ActionKind.LEAD, seat, card)
+
+    @classmethod
+    def beat(cls, seat: int, card: Card, target: Card) -> Action:
+        return cls(ActionKind.BEAT, seat, card, target)
+
+    @classmethod
+    def throw(cls, seat: int, card: Card) -> Action:
+        return cls(ActionKind.THROW, seat, card)
+
+    @classmethod
+    def transfer(cls, seat: int, card: Card) -> Action:
+        return cls(ActionKind.TRANSFER, seat, card)
+
+    @classmethod
+    def take(cls, seat: int) -> Action:
+        return cls(ActionKind.TAKE, seat)
+
+    @classmethod
+    def pass_(cls, seat: int) -> Action:
+        return cls(ActionKind.PASS, seat)
+
+    @classmethod
+    def swap(cls, seat: int) -> Action:
+        return cls(ActionKind.SWAP, seat)
+
+    def notation(self, *, unicode: bool = False) -> str:
+        """The compact notation, e.g. ``1:10C/8C`` (see the module docstring)."""
+
+        def fmt(card: Card | None) -> str:
+            assert card is not None
+            return card.unicode() if unicode else card.ascii()
+
+        kind = self.kind
+        if kind in _SIMPLE:
+            move = _SIMPLE[kind]
+        elif kind is ActionKind.LEAD:
+            move = fmt(self.card)
+        elif kind is ActionKind.BEAT:
+            move = f"{fmt(self.card)}/{fmt(self.target)}"
+        elif kind is ActionKind.THROW:
+            move = "+" + fmt(self.card)
+        else:
+            move = ">" + fmt(self.card)
+        return f"{self.seat}:{move}"
+
+    def __str__(self) -> str:
+        return self.notation()
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Parse the compact notation (ASCII or Unicode cards); raises :class:`NotationError`."""
+        seat_text, sep, move = text.strip().partition(":")
+        if not sep or not seat_text.strip().isdigit() or not move.strip():
+            raise NotationError(f"not an action: {text!r} (expected '<seat>:<move>')")
+        seat = int(seat_text)
+        move = move.strip()
+        try:
+            for kind, word in _SIMPLE.items():
+                if move.lower() == word:
+                    return cls(kind, seat)
+            if move[0] == "+":
+                return cls(ActionKind.THROW, seat, Card.parse(move[1:]))
+            if move[0] == ">":
+                return cls(ActionKind.TRANSFER, seat, Card.parse(move[1:]))
+            if "/" in move:
+                card, _, target = move.partition("/")
+                return cls(ActionKind.BEAT, seat, Card.parse(card), Card.parse(target))
+            return cls(ActionKind.LEAD, seat, Card.parse(move))
+        except CardError as exc:
+            raise NotationError(f"not an action: {text!r} ({exc})") from None

@@ -1,0 +1,61 @@
+"""Events: what happened, in order, for a user interface to narrate.
+
+Each :class:`Event` has a kind and a few fields whose meaning depends on the kind
+(``seat``; ``cards``; ``other``, a second seat; ``n``, a number; ``detail``, a word):
+
+- ``deal``: seat = dealer, n = cards each.
+- ``trump``: cards = (turned-up card,); detail ``"stock"`` (under the stock) or ``"dealer"``
+  (every card dealt: the dealer shows his last card and keeps it, seat = dealer).
+- ``first_attacker``: seat; cards = (lowest trump shown,) or (); detail = the rule used.
+- ``bout_start``: seat = attacker, other = defender.
+- ``lead``, ``throw_in``: seat, cards = (card,).
+- ``beat``: seat, cards = (defence, attack).
+- ``transfer``: seat, cards = (card,), other = the new defender.
+- ``take``, ``pass``: seat.
+- ``pick_up``, ``bito``: seat = defender, cards = every table card, n = how many.
+- ``draw``: seat, cards drawn (private, except a turned-up trump), n = how many;
+  detail ``"turnup"`` when the last card drawn was the turned-up trump.
+- ``swap``: seat, cards = (lowest trump, turned-up card), other = the seat that gave the
+  turned-up card, or None when it lay under the stock.
+- ``player_out``: seat, n = place in the order of going out (1 = first).
+- ``game_over``: seat = the durak or None; detail ``"durak"`` or ``"draw"``.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import NamedTuple
+
+from .cards import Card
+
+__all__ = ["Event", "EventKind"]
+
+
+class EventKind(StrEnum):
+    DEAL = "deal"
+    TRUMP = "trump"
+    FIRST_ATTACKER = "first_attacker"
+    BOUT_START = "bout_start"
+    LEAD = "lead"
+    BEAT = "beat"
+    THROW_IN = "throw_in"
+    TRANSFER = "transfer"
+    TAKE = "take"
+    PASS = "pass"
+    PICK_UP = "pick_up"
+    BITO = "bito"
+    DRAW = "draw"
+    SWAP = "swap"
+    PLAYER_OUT = "player_out"
+    GAME_OVER = "game_over"
+
+
+class Event(NamedTuple):
+    """Something that happened; see the module docstring for the fields of each kind."""
+
+    kind: EventKind
+    seat: int | None = None
+    cards: tuple[Card, ...] = ()
+    other: int | None = None
+    n: int = 0
+    detail: str = ""

@@ -1,0 +1,373 @@
+"""The rules of a game: one frozen dataclass, one field per point where the sources differ.
+
+Sources are cited as in ``shared/docs/rules-research.md``: S0 wikiHow (home rules),
+S1 Matsuri, S2 Wikipedia (machine translated), S3 Dáme Karty, S4 Durak Live.
+
+>>> Rules.preset("durak_live_vecinos").throw_in_rights
+<ThrowInRights.VECINOS: 'vecinos'>
+>>> Rules(deck_size=24).check_players(6)
+Traceback (most recent call last):
+...
+durak_core.rules.RulesError: 6 players need 36 cards (6 each) but a 24-card deck has only 24
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Final
+
+from .cards import DECK_SIZES, Rank, lowest_rank
+
+__all__ = [
+    "PRESETS",
+    "AttackerAfterDefenderOut",
+    "CapScope",
+    "FirstAttacker",
+    "FirstBoutCap",
+    "HandCap",
+    "NoTrumpFallback",
+    "Preset",
+    "Rules",
+    "RulesError",
+    "ThrowInPriority",
+    "ThrowInRights",
+    "ThrowInTiming",
+    "TrumpSwap",
+]
+
+
+class RulesError(ValueError):
+    """A rules combination (or a rules/player-count combination) that cannot be played."""
+
+
+class FirstAttacker(StrEnum):
+    """Who leads the first bout (C5)."""
+
+    LOWEST_TRUMP = "lowest_trump"
+    """The holder of the lowest trump (S0, S1, S2, S3)."""
+    LEFT_OF_DEALER = "left_of_dealer"
+    """The player on the dealer's left (S0, optional)."""
+
+
+class NoTrumpFallback(StrEnum):
+    """Who leads when nobody holds a trump under ``LOWEST_TRUMP`` (C4)."""
+
+    RANDOM = "random"
+    """A random player, drawn from the game's seed (S3)."""
+    LEFT_OF_DEALER = "left_of_dealer"
+    """The player on the dealer's left."""
+
+
+class CapScope(StrEnum):
+    """What the six-card limit counts (C7)."""
+
+    TOTAL = "total"
+    """All attack cards of the bout, beaten or not (S1, S3, S4)."""
+    UNBEATEN = "unbeaten"
+    """Only attack cards still unbeaten, against the defender's current hand (S2, literally)."""
+
+
+class HandCap(StrEnum):
+    """How the defender's hand limits the attack (C8)."""
+
+    AT_DEFENCE_START = "at_defence_start"
+    """Never more attack cards than he held when he became defender (S1, S3; equal to S2's)."""
+    CURRENT_HAND = "current_hand"
+    """Total attack cards against his *current* hand: S4 example 2's wrong reading (demos)."""
+
+
+class FirstBoutCap(StrEnum):
+    """A lower limit early in the game (C9); its value is ``Rules.first_bout_cap_value``."""
+
+    NONE = "none"
+    """No special first limit (S1, S3)."""
+    UNTIL_FIRST_DISCARD = "until_first_discard"
+    """Five while the discard pile is empty, six once any bout was beaten off (S4)."""
+    FIRST_BOUT_4PLUS = "first_bout_4plus"
+    """Five in the game's first bout, only with four or more players (S0, optional)."""
+
+
+class ThrowInRights(StrEnum):
+    """Who may throw in (C10)."""
+
+    ALL = "all"
+    """Every player but the defender (S1, S2, S4 «Todos»)."""
+    NEIGHBOURS = "neighbours"
+    """Only the defender's two neighbours: the attacker and the next player (S0 opt, S3)."""
+    VECINOS = "vecinos"
+    """S4 «Vecinos»: the attacker and the next defender throw any rank on the table,
+    everyone else only the rank of the bout's first attack card."""
+
+
+class ThrowInPriority(StrEnum):
+    """In which order throwers may add cards (C11); clockwise starts at the defender's left."""
+
+    ATTACKER_FIRST_RESET = "attacker_first_reset"
+    """The attacker first, then the others clockwise; each new card gives priority back
+    to the attacker (S3; S1 names the same order)."""
+    ATTACKER_UNTIL_PASS = "attacker_until_pass"
+    """The attacker until he passes, then the others clockwise; passes are final (S0)."""
+    FREE = "free"
+    """Anyone entitled may add at any moment, in no order (S2)."""
+
+
+class ThrowInTiming(StrEnum):
+    """When cards may be added (C12)."""
+
+    AFTER_ALL_BEATEN = "after_all_beaten"
+    """Only while every attack card is beaten (S1, S3: one card at a time)."""
+    ANY_TIME = "any_time"
+    """Also while cards are still unbeaten (S2)."""
+
+
+class AttackerAfterDefenderOut(StrEnum):
+    """Who attacks when the successful defender has gone out (C15)."""
+
+    NEXT_ACTIVE = "next_active"
+    """The next player still in, clockwise from the defender (S3)."""
+    PREVIOUS_ATTACKER = "previous_attacker"
+    """The bout's attacker attacks again, if still in (S0, footnote 9)."""
+
+
+class TrumpSwap(StrEnum):
+    """Exchanging the lowest trump for the turned-up trump (C21, S0 only)."""
+
+    OFF = "off"
+    """No swap (S3, and S0's alternative)."""
+    ANY = "any"
+    """The original holder of the lowest trump may swap it for any turned-up trump (S0)."""
+    ACE_ONLY = "ace_only"
+    """Only when the turned-up card is the ace (S0's alternative)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """Every rule the engine lets you choose. Defaults are the ``classic`` preset."""
+
+    deck_size: int = 36
+    """24 (9–A), 36 (6–A) or 52 (2–A) cards (C1; S4)."""
+    hand_size: int = 6
+    """Cards dealt and drawn up to; 7 only with 52 cards and 5–6 players (C2, C25; S0)."""
+    min_players: int = 2
+    max_players: int = 6
+    first_attacker: FirstAttacker = FirstAttacker.LOWEST_TRUMP
+    no_trump_fallback: NoTrumpFallback = NoTrumpFallback.RANDOM
+    attack_cap: int = 6
+    """At most this many attack cards per bout (S0, S1, S3)."""
+    cap_scope: CapScope = CapScope.TOTAL
+    hand_cap: HandCap = HandCap.AT_DEFENCE_START
+    first_bout_cap: FirstBoutCap = FirstBoutCap.NONE
+    first_bout_cap_value: int = 5
+    throw_in_rights: ThrowInRights = ThrowInRights.ALL
+    neighbours_only_from: int | None = None
+    """With this many active players or more, only the defender's neighbours may throw in
+    (S3: 5; re-evaluated as players go out). ``None`` disables it."""
+    throw_in_priority: ThrowInPriority = ThrowInPriority.ATTACKER_FIRST_RESET
+    throw_in_timing: ThrowInTiming = ThrowInTiming.AFTER_ALL_BEATEN
+    throw_in_after_take: bool = True
+    """After the defender says «take», the others may still add cards (S1, S2, S3; S0 optional)."""
+    transfer: bool = False
+    """Perevodnoy: before beating anything the defender may pass the attack on with a card of
+    the same rank, if the next player holds enough cards (S1, S2)."""
+    attacker_after_defender_out: AttackerAfterDefenderOut = AttackerAfterDefenderOut.NEXT_ACTIVE
+    trump_swap: TrumpSwap = TrumpSwap.OFF
+    allow_draw: bool = True
+    """If everybody empties at once there is no durak (S1, S3). When false, the previous
+    durak (given at set-up) stays durak (S0)."""
+
+    def __post_init__(self) -> None:
+        if self.deck_size not in DECK_SIZES:
+            raise RulesError(f"deck_size must be one of {sorted(DECK_SIZES)}, not {self.deck_size}")
+        for name, enum_type in _ENUM_FIELDS.items():
+            value = getattr(self, name)
+            if not isinstance(value, enum_type):
+                try:
+                    object.__setattr__(self, name, enum_type(value))
+                except ValueError:
+                    allowed = ", ".join(repr(m.value) for m in enum_type)
+                    raise RulesError(f"{name} must be one of {allowed}, not {value!r}") from None
+        if self.hand_size not in (6, 7):
+            raise RulesError(f"hand_size must be 6 or 7, not {self.hand_size}")
+        if self.hand_size == 7 and self.deck_size != 52:
+            raise RulesError("a 7-card hand is only dealt from a 52-card deck (S0)")
+        if not 2 <= self.min_players <= self.max_players <= 6:
+            raise RulesError(
+                f"players must satisfy 2 <= min_players <= max_players <= 6, "
+                f"not {self.min_players}..{self.max_players}"
+            )
+        if not 1 <= self.attack_cap <= 7:
+            raise RulesError(f"attack_cap must be between 1 and 7, not {self.attack_cap}")
+        if not 1 <= self.first_bout_cap_value <= self.attack_cap:
+            raise RulesError(
+                f"first_bout_cap_value must be between 1 and attack_cap ({self.attack_cap}), "
+                f"not {self.first_bout_cap_value}"
+            )
+        if self.neighbours_only_from is not None:
+            if not 3 <= self.neighbours_only_from <= 6:
+                raise RulesError(
+                    f"neighbours_only_from must be None or 3..6, not {self.neighbours_only_from}"
+                )
+            if self.throw_in_rights is not ThrowInRights.ALL:
+                raise RulesError(
+                    "neighbours_only_from only modifies throw_in_rights='all' "
+                    f"(it is {self.throw_in_rights.value!r})"
+                )
+
+    @property
+    def lowest_rank(self) -> Rank:
+        """The deck's lowest rank: the rank of the lowest trump (6, or 9 / 2)."""
+        return lowest_rank(self.deck_size)
+
+    def check_players(self, players: int) -> None:
+        """Raise :class:`RulesError` unless ``players`` can play under these rules."""
+        if not self.min_players <= players <= self.max_players:
+            raise RulesError(
+                f"these rules are for {self.min_players} to {self.max_players} players, "
+                f"not {players}"
+            )
+        need = players * self.hand_size
+        if need > self.deck_size:
+            raise RulesError(
+                f"{players} players need {need} cards ({self.hand_size} each) "
+                f"but a {self.deck_size}-card deck has only {self.deck_size}"
+            )
+        if self.hand_size == 7 and players < 5:
+            raise RulesError("a 7-card hand is only dealt with 5 or 6 players (S0)")
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some fields changed (validated again)."""
+        unknown = set(changes) - _FIELD_NAMES
+        if unknown:
+            raise RulesError(f"unknown rules field(s): {', '.join(sorted(unknown))}")
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready fields (enums as their string values)."""
+        return {
+            f.name: (v.value if isinstance(v := getattr(self, f.name), StrEnum) else v)
+            for f in dataclasses.fields(self)
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
+        """Rules from :meth:`to_dict` output; a ``preset`` key starts from that preset."""
+        data = dict(data)
+        base = cls.preset(str(data.pop("preset"))) if "preset" in data else cls()
+        return base.replace(**data)
+
+    @classmethod
+    def preset(cls, name: str) -> Rules:
+        """The rules of a named preset (see :data:`PRESETS`)."""
+        try:
+            return PRESETS[name].rules
+        except KeyError:
+            raise RulesError(
+                f"unknown preset {name!r}; known presets: {', '.join(PRESETS)}"
+            ) from None
+
+    def differences(self, other: Rules) -> dict[str, tuple[Any, Any]]:
+        """Fields whose values differ: ``{name: (self's, other's)}``."""
+        mine, theirs = self.to_dict(), other.to_dict()
+        return {k: (mine[k], theirs[k]) for k in mine if mine[k] != theirs[k]}
+
+
+_ENUM_FIELDS: Final[dict[str, type[StrEnum]]] = {
+    "first_attacker": FirstAttacker,
+    "no_trump_fallback": NoTrumpFallback,
+    "cap_scope": CapScope,
+    "hand_cap": HandCap,
+    "first_bout_cap": FirstBoutCap,
+    "throw_in_rights": ThrowInRights,
+    "throw_in_priority": ThrowInPriority,
+    "throw_in_timing": ThrowInTiming,
+    "attacker_after_defender_out": AttackerAfterDefenderOut,
+    "trump_swap": TrumpSwap,
+}
+_FIELD_NAMES: Final = frozenset(f.name for f in dataclasses.fields(Rules))
+
+
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A named rule set and the source document it follows."""
+
+    name: str
+    sources: tuple[str, ...]
+    rules: Rules
+    summary: str
+    notes: tuple[str, ...] = field(default=())
+
+
+PRESETS: Final[dict[str, Preset]] = {
+    p.name: p
+    for p in (
+        Preset(
+            "classic",
+            ("S1", "S3"),
+            Rules(),
+            "Podkidnoy as most sources agree: 36 cards, lowest trump leads, everyone may throw "
+            "in after all is beaten, at most 6 and never more than the defender holds.",
+        ),
+        Preset(
+            "matsuri",
+            ("S1",),
+            Rules(max_players=4),
+            "Matsuri: 2–4 players; throw-ins once everything is beaten, the attacker first, then "
+            "from the defender's left; throw-ins after a take; a simultaneous empty-out is a draw.",
+            ("Matsuri offers perevodnoy as a lobby toggle: use replace(transfer=True).",),
+        ),
+        Preset(
+            "dame_karty",
+            ("S3",),
+            Rules(neighbours_only_from=5),
+            "Dáme Karty: with 5 or more active players only the defender's neighbours throw in; "
+            "the original attacker has priority after every card; no transfer, no swap.",
+        ),
+        Preset(
+            "durak_live_vecinos",
+            ("S4",),
+            Rules(
+                first_bout_cap=FirstBoutCap.UNTIL_FIRST_DISCARD,
+                throw_in_rights=ThrowInRights.VECINOS,
+            ),
+            "Durak Live «Vecinos»: 5 attack cards until the first bout is beaten off, then 6; the "
+            "attacker and the next defender throw any rank, the others only the first card's rank.",
+            ("Deck size is a table setting in Durak Live: replace(deck_size=24 or 52).",),
+        ),
+        Preset(
+            "durak_live_todos",
+            ("S4",),
+            Rules(first_bout_cap=FirstBoutCap.UNTIL_FIRST_DISCARD),
+            "Durak Live «Todos»: 5 attack cards until the first bout is beaten off, then 6; "
+            "everyone may throw in any rank on the table.",
+        ),
+        Preset(
+            "wikihow_home",
+            ("S0",),
+            Rules(
+                first_bout_cap=FirstBoutCap.FIRST_BOUT_4PLUS,
+                neighbours_only_from=5,
+                throw_in_priority=ThrowInPriority.ATTACKER_UNTIL_PASS,
+                attacker_after_defender_out=AttackerAfterDefenderOut.PREVIOUS_ATTACKER,
+                trump_swap=TrumpSwap.ANY,
+            ),
+            "wikiHow's home rules: the attacker adds until he passes, then the others; 5 cards in "
+            "the first bout with 4+ players; neighbours only with 5–6; the lowest trump may be "
+            "swapped for the turned-up trump.",
+            ("S0 also plays with no swap or ace-only swap: replace(trump_swap=...).",),
+        ),
+        Preset(
+            "wikipedia",
+            ("S2",),
+            Rules(
+                cap_scope=CapScope.UNBEATEN,
+                throw_in_priority=ThrowInPriority.FREE,
+                throw_in_timing=ThrowInTiming.ANY_TIME,
+            ),
+            "Wikipedia: anyone may throw in at any moment; at most 6 unbeaten cards and never more "
+            "than the defender holds now.",
+            ("S2's perevodnoy option: replace(transfer=True).",),
+        ),
+    )
+}

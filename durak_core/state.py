@@ -1,0 +1,135 @@
+"""The mutable state of a game, kept in one small object so that undo is a snapshot."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from .cards import Card, Suit
+
+__all__ = ["Phase", "State"]
+
+
+class Phase(StrEnum):
+    """Where the game stands."""
+
+    LEAD = "lead"
+    """The table is empty; the attacker must lead."""
+    BOUT = "bout"
+    """Cards are on the table: defending, throwing in, or adding to a take."""
+    OVER = "over"
+    """The game has ended."""
+
+
+class State:
+    """Everything that changes during play. Hands keep their order (deal, draw, pick-up)."""
+
+    __slots__ = (
+        "active",
+        "actors",
+        "attacker",
+        "attacks",
+        "bouts",
+        "defences",
+        "defender",
+        "discard",
+        "durak",
+        "h0",
+        "hands",
+        "lead_attacker",
+        "low_trump_origin",
+        "out_order",
+        "passed",
+        "phase",
+        "stock",
+        "taking",
+        "trump",
+        "turnup",
+        "turnup_holder",
+    )
+
+    hands: list[list[Card]]
+    stock: list[Card]
+    """Bottom first: ``stock[-1]`` is drawn next; while present, ``stock[0]`` is the turn-up."""
+    turnup: Card | None
+    """The card turned up to fix trumps (shown even after it was drawn); None if none."""
+    trump: Suit
+    discard: list[Card]
+    attacks: list[Card]
+    defences: list[Card | None]
+    active: list[bool]
+    passed: list[bool]
+    actors: list[int]
+    """Seats that may add a card or pass now, in priority order (derived, kept for speed)."""
+    attacker: int
+    """The bout's main attacker: throw-in priority and «Vecinos» rights start with him."""
+    lead_attacker: int
+    """Who led the bout; drawing starts with him."""
+    defender: int
+    h0: int
+    """The defender's hand when he became defender (the hand cap, C8)."""
+    phase: Phase
+    taking: bool
+    bouts: int
+    """Bouts started so far, this one included."""
+    low_trump_origin: int | None
+    """Seat that got the lowest trump by deal or draw and still holds it (swap right, S0)."""
+    turnup_holder: int | None
+    """Seat that drew the turn-up as the last stock card, until the next lead (S0's late swap)."""
+    out_order: list[int]
+    durak: int | None
+
+    def copy(self) -> State:
+        """An independent copy (cards are immutable and shared)."""
+        new = State.__new__(State)
+        new.hands = [h[:] for h in self.hands]
+        new.stock = self.stock[:]
+        new.turnup = self.turnup
+        new.trump = self.trump
+        new.discard = self.discard[:]
+        new.attacks = self.attacks[:]
+        new.defences = self.defences[:]
+        new.active = self.active[:]
+        new.passed = self.passed[:]
+        new.actors = self.actors
+        new.attacker = self.attacker
+        new.lead_attacker = self.lead_attacker
+        new.defender = self.defender
+        new.h0 = self.h0
+        new.phase = self.phase
+        new.taking = self.taking
+        new.bouts = self.bouts
+        new.low_trump_origin = self.low_trump_origin
+        new.turnup_holder = self.turnup_holder
+        new.out_order = self.out_order[:]
+        new.durak = self.durak
+        return new
+
+    def key(self) -> tuple[object, ...]:
+        """A hashable summary that is equal exactly when two states are equal."""
+        return (
+            tuple(tuple(h) for h in self.hands),
+            tuple(self.stock),
+            self.turnup,
+            self.trump,
+            tuple(self.discard),
+            tuple(self.attacks),
+            tuple(self.defences),
+            tuple(self.active),
+            tuple(self.passed),
+            self.attacker,
+            self.lead_attacker,
+            self.defender,
+            self.h0,
+            self.phase,
+            self.taking,
+            self.bouts,
+            self.low_trump_origin,
+            self.turnup_holder,
+            tuple(self.out_order),
+            self.durak,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.key() == other.key()
+
+    __hash__ = None  # type: ignore[assignment]
