@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Sequence
+from functools import partial
 from typing import Any, NamedTuple
 
 from .actions import Action, ActionKind
@@ -43,6 +44,12 @@ _LEAD, _BEAT, _THROW, _TRANSFER, _TAKE, _PASS, _SWAP = (
     ActionKind.PASS,
     ActionKind.SWAP,
 )
+
+
+# NamedTuple construction without the Python-level __new__ (hot path).
+_action = partial(tuple.__new__, Action)
+_event = partial(tuple.__new__, Event)
+_NO_CARDS: tuple[Card, ...] = ()
 
 
 class PositionError(ValueError):
@@ -111,14 +118,33 @@ class Game:
     next seat still in (to his left).
     """
 
-    __slots__ = ("_events", "_history", "_origin", "_s", "players", "previous_durak", "rules")
+    __slots__ = (
+        "_actions",
+        "_events",
+        "_low",
+        "_origin",
+        "_reset_on_card",
+        "_s",
+        "_simple_cap",
+        "_swap",
+        "_undo",
+        "players",
+        "previous_durak",
+        "rules",
+    )
 
     rules: Rules
     players: int
     previous_durak: int | None
     _s: State
     _events: list[Event]
-    _history: list[tuple[Action, State, int]]
+    _actions: list[Action]
+    _undo: list[tuple[State, int]] | None
+    _low: Card | None
+    """The lowest trump while the swap rule is on (its moves are tracked), else None."""
+    _reset_on_card: bool
+    _simple_cap: bool
+    _swap: bool
     _origin: dict[str, Any]
 
     # ------------------------------------------------------------------ creation
@@ -127,15 +153,30 @@ class Game:
         raise TypeError("use Game.deal(...) or Game.from_position(...)")
 
     @classmethod
-    def _blank(cls, rules: Rules, players: int) -> Game:
+    def _blank(cls, rules: Rules, players: int, undo: bool) -> Game:
         rules.check_players(players)
         game = object.__new__(cls)
         game.rules = rules
         game.players = players
         game.previous_durak = None
         game._events = []
-        game._history = []
+        game._actions = []
+        game._undo = [] if undo else None
+        game._low = None
+        # rule switches read on every action, looked up once
+        game._reset_on_card = rules.throw_in_priority is not ThrowInPriority.ATTACKER_UNTIL_PASS
+        game._simple_cap = (
+            rules.first_bout_cap is FirstBoutCap.NONE
+            and rules.cap_scope is CapScope.TOTAL
+            and rules.hand_cap is HandCap.AT_DEFENCE_START
+        )
+        game._swap = rules.trump_swap is not TrumpSwap.OFF
         return game
+
+    def _init_state(self, state: State) -> None:
+        self._s = state
+        if self._swap:
+            self._low = Card(self.rules.lowest_rank, state.trump)
 
     @classmethod
     def deal(
@@ -146,11 +187,14 @@ class Game:
         *,
         dealer: int | None = None,
         previous_durak: int | None = None,
+        undo: bool = True,
     ) -> Game:
         """Shuffle with ``seed`` (deterministic), deal one card at a time from the dealer's left,
-        turn up the trump, and pick the first attacker."""
+        turn up the trump, and pick the first attacker.
+
+        ``undo=False`` keeps no snapshots (faster playouts; :meth:`undo` is then refused)."""
         rules = rules or Rules()
-        game = cls._blank(rules, players)
+        game = cls._blank(rules, players, undo)
         if seed is None:
             seed = random.randrange(2**63)
         rng = random.Random(seed)
@@ -178,7 +222,7 @@ class Game:
             events.append(Event(EventKind.TRUMP, dealer, (turnup,), detail="dealer"))
         attacker, shown, how = cls._first_attacker(rules, hands, turnup.suit, dealer, rng)
         events.append(Event(EventKind.FIRST_ATTACKER, attacker, shown, detail=how))
-        game._s = cls._fresh_state(rules, hands, stock, turnup, turnup.suit, attacker)
+        game._init_state(cls._fresh_state(rules, hands, stock, turnup, turnup.suit, attacker))
         game._start_bout_event()
         return game
 
@@ -250,6 +294,7 @@ class Game:
         out: Iterable[int] = (),
         bouts: int = 1,
         previous_durak: int | None = None,
+        undo: bool = True,
     ) -> Game:
         """Set up an explicit position, e.g. for a lesson.
 
@@ -264,7 +309,7 @@ class Game:
             rules.check_players(players)
         except ValueError as exc:
             raise PositionError(str(exc)) from None
-        game = cls._blank(rules, players)
+        game = cls._blank(rules, players, undo)
         game.previous_durak = previous_durak
 
         def cards(value: Iterable[Card | str] | str, where: str) -> list[Card]:
@@ -339,7 +384,7 @@ class Game:
         s.discard = discard_list
         for o in out_set:
             s.active[o] = False
-        game._s = s
+        game._init_state(s)
         s.defender = game._next_active(attacker) if defender is None else defender
         if not 0 <= s.defender < players or s.defender == attacker or s.defender in out_set:
             raise PositionError(f"defender {s.defender} is not another seat still in play")
@@ -475,7 +520,7 @@ class Game:
 
     @property
     def history(self) -> tuple[Action, ...]:
-        return tuple(a for a, _, _ in self._history)
+        return tuple(self._actions)
 
     @property
     def origin(self) -> dict[str, Any]:
@@ -494,16 +539,23 @@ class Game:
         """The attack limit now and how it is computed (C7, C8, C9)."""
         return self._cap()
 
-    def copy(self, *, history: bool = False) -> Game:
-        """An independent game in the same position (with or without its undo history)."""
+    def copy(self, *, history: bool = False, undo: bool = True) -> Game:
+        """An independent game in the same position.
+
+        ``history=True`` keeps the actions played so far (and their undo snapshots);
+        ``undo=False`` makes a fast copy for playouts that never undoes."""
         other = object.__new__(Game)
-        other.rules = self.rules
-        other.players = self.players
-        other.previous_durak = self.previous_durak
-        other._origin = self._origin
+        for name in Game.__slots__:
+            setattr(other, name, getattr(self, name))
         other._s = self._s.copy()
         other._events = self._events[:]
-        other._history = self._history[:] if history else []
+        other._actions = self._actions[:] if history else []
+        if not undo:
+            other._undo = None
+        elif history and self._undo is not None:
+            other._undo = self._undo[:]
+        else:
+            other._undo = []
         return other
 
     def __repr__(self) -> str:
@@ -538,8 +590,7 @@ class Game:
         refusal = self._refusal(action)
         if refusal is not None:
             raise refusal
-        self._history.append((action, self._s.copy(), len(self._events)))
-        self._apply(action)
+        self.push(action)
 
     def push(self, action: Action) -> None:
         """Apply ``action`` without checking it (fast path for search and playouts).
@@ -547,17 +598,21 @@ class Game:
         Only for actions known to be legal, e.g. taken from :meth:`legal_actions`; anything
         else may corrupt the state. Undoable like :meth:`play`.
         """
-        self._history.append((action, self._s.copy(), len(self._events)))
+        self._actions.append(action)
+        if self._undo is not None:
+            self._undo.append((self._s.copy(), len(self._events)))
         self._apply(action)
 
     def undo(self) -> Action:
         """Take back the last action and return it."""
-        if not self._history:
+        if self._undo is None:
+            raise RuntimeError("this game keeps no undo snapshots (it was made with undo=False)")
+        if not self._undo:
             raise IndexError("nothing to undo")
-        action, state, n_events = self._history.pop()
+        state, n_events = self._undo.pop()
         self._s = state
         del self._events[n_events:]
-        return action
+        return self._actions.pop()
 
     # ------------------------------------------------------------------ helpers
 
@@ -599,12 +654,11 @@ class Game:
 
     def _room(self) -> int:
         """``self._cap().room``, without building the explanation (hot path)."""
-        s = self._s
-        rules = self.rules
-        if rules.first_bout_cap is not FirstBoutCap.NONE or rules.cap_scope is not CapScope.TOTAL:
+        if not self._simple_cap:
             return self._cap().room
-        hand = s.h0 if rules.hand_cap is HandCap.AT_DEFENCE_START else len(s.hands[s.defender])
-        base = rules.attack_cap
+        s = self._s
+        hand = s.h0
+        base = self.rules.attack_cap
         return (base if base < hand else hand) - len(s.attacks)
 
     def _may_throw(self, seat: int) -> bool:
@@ -650,13 +704,20 @@ class Game:
         return self.rules.throw_in_timing is ThrowInTiming.ANY_TIME or None not in s.defences
 
     def _throw_actors(self) -> list[int]:
-        """Seats that may add a card or pass right now."""
-        if not self._window_open():
-            return []
+        """Seats that may add a card or pass right now (assumes a bout in progress)."""
         s = self._s
-        if self._room() <= 0 and (s.taking or None not in s.defences):
+        all_beaten = None not in s.defences
+        if s.taking:
+            if not self.rules.throw_in_after_take:
+                return []
+        elif not all_beaten and self.rules.throw_in_timing is not ThrowInTiming.ANY_TIME:
+            return []
+        if self._room() <= 0 and (s.taking or all_beaten):
             return []
         passed = s.passed
+        if self.players == 2:
+            attacker = s.attacker
+            return [] if passed[attacker] or not s.hands[attacker] else [attacker]
         order = [seat for seat in self._throw_order() if not passed[seat]]
         if self.rules.throw_in_priority is ThrowInPriority.FREE:
             return order
@@ -682,7 +743,7 @@ class Game:
         return None
 
     def _low_trump(self) -> Card:
-        return Card(self.rules.lowest_rank, self._s.trump)
+        return self._low or Card(self.rules.lowest_rank, self._s.trump)
 
     def _swap_partner(self, seat: int) -> int | Reason | None:
         """Where the turn-up is for a swap by ``seat``: -1 the stock, a seat, or a refusal."""
@@ -876,44 +937,48 @@ class Game:
         if phase is Phase.LEAD:
             seat = s.attacker
             for card in s.hands[seat]:
-                yield Action(_LEAD, seat, card)
+                yield _action((_LEAD, seat, card, None))
         else:
             defender = s.defender
-            if not s.taking and None in s.defences:
+            defences = s.defences
+            if not s.taking and None in defences:
                 hand = s.hands[defender]
                 trump = s.trump
-                for target, d in zip(s.attacks, s.defences, strict=True):
-                    if d is None:
+                for i, target in enumerate(s.attacks):
+                    if defences[i] is None:
+                        suit, rank = target.suit, target.rank
                         for card in hand:
-                            if beats(card, target, trump):
-                                yield Action(_BEAT, defender, card, target)
-                if self.rules.transfer and all(d is None for d in s.defences):
+                            if (card.suit is suit and card.rank > rank) or (
+                                card.suit is trump and suit is not trump
+                            ):
+                                yield _action((_BEAT, defender, card, target))
+                if self.rules.transfer and defences.count(None) == len(defences):
                     rank = s.attacks[0].rank
                     for card in hand:
                         if card.rank is rank:
-                            action = Action(_TRANSFER, defender, card)
+                            action = _action((_TRANSFER, defender, card, None))
                             if self._defender_refusal(action) is None:
                                 yield action
-                yield Action(_TAKE, defender)
+                yield _action((_TAKE, defender, None, None))
             actors = s.actors
             if actors:
                 ranks = self._rank_set() if self._room() > 0 else None
                 for seat in actors:
                     if ranks is not None:
                         for card in s.hands[seat]:
-                            if self._throwable(seat, card, ranks) is None:
-                                yield Action(_THROW, seat, card)
-                    yield Action(_PASS, seat)
-        if self.rules.trump_swap is not TrumpSwap.OFF:
+                            if card.rank in ranks and self._throwable(seat, card, ranks) is None:
+                                yield _action((_THROW, seat, card, None))
+                    yield _action((_PASS, seat, None, None))
+        if self._swap:
             origin = s.low_trump_origin
             if origin is not None and not isinstance(self._swap_partner(origin), Reason):
-                yield Action(_SWAP, origin)
+                yield _action((_SWAP, origin, None, None))
 
     # ------------------------------------------------------------------ applying
 
     def _apply(self, action: Action) -> None:
         s = self._s
-        kind, seat, card = action.kind, action.seat, action.card
+        kind, seat, card, target = action
         events = self._events
         if kind is _SWAP:
             self._apply_swap(seat)
@@ -921,19 +986,20 @@ class Game:
         if kind is _TAKE:
             s.taking = True
             s.passed = [False] * self.players
-            events.append(Event(EventKind.TAKE, seat))
+            events.append(_event((EventKind.TAKE, seat, _NO_CARDS, None, 0, "")))
         elif kind is _PASS:
             s.passed[seat] = True
-            events.append(Event(EventKind.PASS, seat))
+            events.append(_event((EventKind.PASS, seat, _NO_CARDS, None, 0, "")))
         else:
             assert card is not None
             s.hands[seat].remove(card)
-            if card is self._low_trump_or_none():
+            if card is self._low:
                 s.low_trump_origin = None
             if kind is _BEAT:
-                s.defences[s.attacks.index(action.target)] = card  # type: ignore[arg-type]
-                events.append(Event(EventKind.BEAT, seat, (card, action.target)))  # type: ignore[arg-type]
-                if self.rules.throw_in_priority is not ThrowInPriority.ATTACKER_UNTIL_PASS:
+                assert target is not None
+                s.defences[s.attacks.index(target)] = card
+                events.append(_event((EventKind.BEAT, seat, (card, target), None, 0, "")))
+                if self._reset_on_card:
                     s.passed = [False] * self.players
             else:
                 s.attacks.append(card)
@@ -941,10 +1007,10 @@ class Game:
                 if kind is _LEAD:
                     s.phase = Phase.BOUT
                     s.turnup_holder = None  # S0: the late swap window closes with the next lead
-                    events.append(Event(EventKind.LEAD, seat, (card,)))
+                    events.append(_event((EventKind.LEAD, seat, (card,), None, 0, "")))
                 elif kind is _THROW:
-                    events.append(Event(EventKind.THROW_IN, seat, (card,)))
-                    if self.rules.throw_in_priority is not ThrowInPriority.ATTACKER_UNTIL_PASS:
+                    events.append(_event((EventKind.THROW_IN, seat, (card,), None, 0, "")))
+                    if self._reset_on_card:
                         s.passed = [False] * self.players
                 else:  # transfer
                     nxt = self._next_active(seat)
@@ -954,9 +1020,6 @@ class Game:
                     s.passed = [False] * self.players
                     events.append(Event(EventKind.TRANSFER, seat, (card,), other=nxt))
         self._settle()
-
-    def _low_trump_or_none(self) -> Card | None:
-        return self._low_trump() if self.rules.trump_swap is not TrumpSwap.OFF else None
 
     def _apply_swap(self, seat: int) -> None:
         s = self._s
@@ -981,15 +1044,14 @@ class Game:
     def _settle(self) -> None:
         """End the bout when nobody can or may add anything more; refresh ``State.actors``."""
         s = self._s
-        if s.phase is Phase.BOUT:
-            actors = s.actors = self._throw_actors()
-            if s.taking:
-                if not actors:
-                    self._end_bout(defended=False)
-            elif None not in s.defences and (not actors or not s.hands[s.defender]):
-                self._end_bout(defended=True)
         if s.phase is not Phase.BOUT:
-            s.actors = []
+            return
+        actors = s.actors = self._throw_actors()
+        if s.taking:
+            if not actors:
+                self._end_bout(defended=False)
+        elif None not in s.defences and (not actors or not s.hands[s.defender]):
+            self._end_bout(defended=True)
 
     def _end_bout(self, *, defended: bool) -> None:
         s = self._s
@@ -998,12 +1060,13 @@ class Game:
         defender = s.defender
         if defended:
             s.discard.extend(table)
-            events.append(Event(EventKind.BITO, defender, tuple(table), n=len(table)))
+            events.append(_event((EventKind.BITO, defender, tuple(table), None, len(table), "")))
         else:
             s.hands[defender].extend(table)
-            events.append(Event(EventKind.PICK_UP, defender, tuple(table), n=len(table)))
+            events.append(_event((EventKind.PICK_UP, defender, tuple(table), None, len(table), "")))
         s.attacks = []
         s.defences = []
+        s.actors = []
         s.taking = False
         self._draw(defender)
         # who is out: no cards once the stock is empty (S0, S1, S2, S3)
@@ -1060,7 +1123,7 @@ class Game:
         order.remove(defender)
         order.append(defender)
         target = self.rules.hand_size
-        low = self._low_trump_or_none()
+        low = self._low
         for seat in order:
             hand = s.hands[seat]
             if not s.active[seat] or len(hand) >= target or not s.stock:
@@ -1074,15 +1137,14 @@ class Game:
                 s.turnup_holder = seat
             if low is not None and low in drawn:
                 s.low_trump_origin = seat
-            self._events.append(
-                Event(
-                    EventKind.DRAW, seat, tuple(drawn), n=k, detail="turnup" if took_turnup else ""
-                )
-            )
+            detail = "turnup" if took_turnup else ""
+            self._events.append(_event((EventKind.DRAW, seat, tuple(drawn), None, k, detail)))
 
     def _start_bout_event(self) -> None:
         s = self._s
-        self._events.append(Event(EventKind.BOUT_START, s.attacker, other=s.defender))
+        self._events.append(
+            _event((EventKind.BOUT_START, s.attacker, _NO_CARDS, s.defender, 0, ""))
+        )
 
 
 def _suit(value: Suit | str) -> Suit:
