@@ -95,10 +95,13 @@ class Action(NamedTuple):
         """The compact notation, e.g. ``1:10C/8C`` (see the module docstring)."""
 
         def fmt(card: Card | None) -> str:
-            assert card is not None
+            if not isinstance(card, Card):
+                return "?"  # a malformed action (see Reason.MALFORMED_ACTION)
             return card.unicode() if unicode else card.ascii()
 
         kind = self.kind
+        if not isinstance(kind, ActionKind):
+            return f"{self.seat}:{kind!r}?"
         if kind in _SIMPLE:
             move = _SIMPLE[kind]
         elif kind is ActionKind.LEAD:
@@ -118,7 +121,8 @@ class Action(NamedTuple):
     def parse(cls, text: str) -> Action:
         """Parse the compact notation (ASCII or Unicode cards); raises :class:`NotationError`."""
         seat_text, sep, move = text.strip().partition(":")
-        if not sep or not seat_text.strip().isdigit() or not move.strip():
+        seat_text = seat_text.strip()
+        if not sep or not (seat_text.isascii() and seat_text.isdigit()) or not move.strip():
             raise NotationError(f"not an action: {text!r} (expected '<seat>:<move>')")
         seat = int(seat_text)
         move = move.strip()

@@ -52,6 +52,9 @@ class Suit(IntEnum):
         """Unicode symbol: ♣, ♦, ♥ or ♠."""
         return "♣♦♥♠"[self]
 
+    def __str__(self) -> str:
+        return self.letter
+
     @property
     def is_red(self) -> bool:
         return self in (Suit.DIAMONDS, Suit.HEARTS)
@@ -85,6 +88,9 @@ class Rank(IntEnum):
     QUEEN = 12
     KING = 13
     ACE = 14
+
+    def __str__(self) -> str:
+        return self.symbol
 
     @property
     def symbol(self) -> str:
@@ -148,6 +154,9 @@ class Card:
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Card is immutable")
+
+    def __delattr__(self, name: str) -> None:
         raise AttributeError("Card is immutable")
 
     def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit]]:

@@ -10,7 +10,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -95,6 +95,11 @@ class LegalActions:
         return self._game._generate()
 
     def __contains__(self, action: object) -> bool:
+        if isinstance(action, str):
+            try:
+                action = Action.parse(action)
+            except ValueError:
+                return False
         return isinstance(action, Action) and self._game._refusal(action) is None
 
     def __bool__(self) -> bool:
@@ -125,6 +130,7 @@ class Game:
         "_origin",
         "_reset_on_card",
         "_s",
+        "_setup_known",
         "_simple_cap",
         "_swap",
         "_undo",
@@ -143,6 +149,8 @@ class Game:
     _low: Card | None
     """The lowest trump while the swap rule is on (its moves are tracked), else None."""
     _reset_on_card: bool
+    _setup_known: tuple[frozenset[Card], ...]
+    """Cards a set-up position declares known to be in each hand (e.g. picked up earlier)."""
     _simple_cap: bool
     _swap: bool
     _origin: dict[str, Any]
@@ -163,6 +171,7 @@ class Game:
         game._actions = []
         game._undo = [] if undo else None
         game._low = None
+        game._setup_known = ()
         # rule switches read on every action, looked up once
         game._reset_on_card = rules.throw_in_priority is not ThrowInPriority.ATTACKER_UNTIL_PASS
         game._simple_cap = (
@@ -200,8 +209,9 @@ class Game:
         rng = random.Random(seed)
         deck = make_deck(rules.deck_size)
         rng.shuffle(deck)
+        drawn_dealer = rng.randrange(players)  # always drawn, so a given dealer replays alike
         if dealer is None:
-            dealer = rng.randrange(players)
+            dealer = drawn_dealer
         elif not 0 <= dealer < players:
             raise PositionError(f"dealer must be a seat 0..{players - 1}, not {dealer}")
         game.previous_durak = previous_durak
@@ -294,14 +304,17 @@ class Game:
         out: Iterable[int] = (),
         bouts: int = 1,
         previous_durak: int | None = None,
+        known: Mapping[int, Iterable[Card | str] | str] | None = None,
         undo: bool = True,
     ) -> Game:
         """Set up an explicit position, e.g. for a lesson.
 
         ``stock`` is listed top first (the next card drawn first); ``turnup`` lies under it and is
         drawn last. Give ``trump`` when there is no turn-up. ``table`` lists (attack, defence or
-        None) pairs of a bout in progress. Positions need not hold the whole deck, but every card
-        must belong to it and appear once. Raises :class:`PositionError` saying what is wrong.
+        None) pairs of a bout in progress; the defender's hand cap is then the cards he holds plus
+        those he already beat. ``known`` lists, per seat, cards everybody knows are in that hand
+        (seen picked up earlier). Positions need not hold the whole deck, but every card must
+        belong to it and appear once. Raises :class:`PositionError` saying what is wrong.
         """
         rules = rules or Rules()
         players = len(hands)
@@ -414,6 +427,18 @@ class Game:
             s.h0 = len(hand_lists[s.defender])
         if not hand_lists[attacker] and not pairs:
             raise PositionError(f"the attacker (seat {attacker}) has no card to lead")
+        known_lists: dict[int, list[Card]] = {}
+        for seat, listed in (known or {}).items():
+            if not isinstance(seat, int) or not 0 <= seat < players:
+                raise PositionError(f"known: no seat {seat!r}")
+            known_lists[seat] = cards(listed, f"known cards of seat {seat}")
+            missing = [c for c in known_lists[seat] if c not in hand_lists[seat]]
+            if missing:
+                raise PositionError(
+                    f"known cards of seat {seat}: {' '.join(map(str, missing))} not in that hand"
+                )
+        if known_lists:
+            game._setup_known = tuple(frozenset(known_lists.get(i, ())) for i in range(players))
         game._origin = {
             "position": {
                 "hands": [" ".join(map(str, h)) for h in hand_lists],
@@ -428,6 +453,7 @@ class Game:
                 "out": sorted(out_set),
                 "bouts": bouts,
                 "previous_durak": previous_durak,
+                "known": {str(i): " ".join(map(str, c)) for i, c in known_lists.items()},
             }
         }
         game._events.append(
@@ -523,6 +549,11 @@ class Game:
         return tuple(self._actions)
 
     @property
+    def setup_known(self) -> tuple[frozenset[Card], ...]:
+        """Cards a set-up position declared known to be in each hand (see ``from_position``)."""
+        return self._setup_known or tuple(frozenset() for _ in range(self.players))
+
+    @property
     def origin(self) -> dict[str, Any]:
         """How the game was set up: ``{"seed", "dealer", ...}`` or ``{"position": ...}``."""
         return dict(self._origin)
@@ -540,20 +571,20 @@ class Game:
         return self._cap()
 
     def copy(self, *, history: bool = False, undo: bool = True) -> Game:
-        """An independent game in the same position.
+        """An independent game in the same position, with the same record of actions.
 
-        ``history=True`` keeps the actions played so far (and their undo snapshots);
-        ``undo=False`` makes a fast copy for playouts that never undoes."""
+        ``history=True`` also copies the undo snapshots, so the copy can take moves back past
+        the moment of copying; ``undo=False`` makes a fast copy for playouts that never undo."""
         other = object.__new__(Game)
         for name in Game.__slots__:
             setattr(other, name, getattr(self, name))
         other._s = self._s.copy()
         other._events = self._events[:]
-        other._actions = self._actions[:] if history else []
+        other._actions = self._actions[:]
         if not undo:
             other._undo = None
         elif history and self._undo is not None:
-            other._undo = self._undo[:]
+            other._undo = [(state.copy(), n) for state, n in self._undo]
         else:
             other._undo = []
         return other
@@ -608,7 +639,7 @@ class Game:
         if self._undo is None:
             raise RuntimeError("this game keeps no undo snapshots (it was made with undo=False)")
         if not self._undo:
-            raise IndexError("nothing to undo")
+            raise IndexError("nothing to undo" if not self._actions else "no snapshot to undo to")
         state, n_events = self._undo.pop()
         self._s = state
         del self._events[n_events:]
@@ -779,6 +810,10 @@ class Game:
             return IllegalAction(Reason.NO_SUCH_SEAT, action, seat=seat, players=self.players)
         if not s.active[seat]:
             return IllegalAction(Reason.PLAYER_OUT, action, seat=seat)
+        if (kind is _PASS or kind is _TAKE or kind is _SWAP) and (
+            card is not None or action.target is not None
+        ):
+            return IllegalAction(Reason.MALFORMED_ACTION, action, kind=kind)
         if kind is _PASS:
             return self._pass_refusal(action)
         if kind is _TAKE:
@@ -790,8 +825,8 @@ class Game:
                     partner, action, seat=seat, card=self._low_trump(), turnup=s.turnup
                 )
             return None
-        if not isinstance(card, Card):
-            raise TypeError(f"{kind.value} needs a card, got {card!r}")
+        if not isinstance(card, Card) or (kind is _BEAT) != isinstance(action.target, Card):
+            return IllegalAction(Reason.MALFORMED_ACTION, action, kind=kind)
         if card not in s.hands[seat]:
             return IllegalAction(Reason.CARD_NOT_IN_HAND, action, seat=seat, card=card)
         if kind is _LEAD:
@@ -806,7 +841,7 @@ class Game:
             return self._defender_refusal(action)
         if kind is _THROW:
             return self._throw_refusal(action)
-        raise TypeError(f"unknown action kind: {kind!r}")
+        return IllegalAction(Reason.MALFORMED_ACTION, action, kind=kind)
 
     def _throw_refusal(self, action: Action) -> IllegalAction | None:
         s = self._s

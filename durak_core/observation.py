@@ -82,7 +82,7 @@ def observe(game: Game, seat: int) -> Observation:
     if not 0 <= seat < game.players:
         raise ValueError(f"no seat {seat} in a {game.players}-player game")
     s = game.state
-    revealed: list[set[Card]] = [set() for _ in range(game.players)]
+    revealed: list[set[Card]] = [set(k) for k in game.setup_known]
     for event in game.events:
         kind = event.kind
         if event.seat is None:

@@ -20,6 +20,9 @@ class Reason(StrEnum):
 
     GAME_OVER = "game_over"
     """The game has ended. ``{}``"""
+    MALFORMED_ACTION = "malformed_action"
+    """The action lacks the card (or attack card) its kind needs, or is of no known kind
+    (e.g. a forged message). ``{"kind"}``"""
     NO_SUCH_SEAT = "no_such_seat"
     """``{"seat", "players"}``"""
     PLAYER_OUT = "player_out"

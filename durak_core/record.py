@@ -60,7 +60,7 @@ def replay(record: dict[str, Any], *, upto: int | None = None) -> Game:
         raise RecordError(f"unknown record format {record.get('format')!r}; expected {FORMAT!r}")
     try:
         rules = Rules.from_dict(dict(record.get("rules", {})))
-    except (RulesError, TypeError) as exc:
+    except (TypeError, ValueError) as exc:
         raise RecordError(f"rules: {exc}") from None
     try:
         if "position" in record:

@@ -129,6 +129,18 @@ class State:
             self.durak,
         )
 
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in sorted(State.__slots__))
+        return f"State({fields})"
+
+    def differences(self, other: State) -> dict[str, tuple[object, object]]:
+        """Fields that differ from ``other``'s: ``{name: (mine, theirs)}`` (for debugging)."""
+        return {
+            name: (getattr(self, name), getattr(other, name))
+            for name in sorted(State.__slots__)
+            if name != "actors" and getattr(self, name) != getattr(other, name)
+        }
+
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.key() == other.key()
 

@@ -1,0 +1,310 @@
+"""One seat's view of a game (durak_core.observation): nothing hidden leaks, nothing public is lost.
+
+The broad checks follow seeded random games with an independent tracker of what was revealed,
+computed from state differences rather than from the engine's event log.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from durak_core import (
+    ActionKind,
+    Card,
+    EventKind,
+    FirstAttacker,
+    Game,
+    Observation,
+    Rules,
+    make_deck,
+    observe,
+)
+
+from .helpers import card, cards
+
+
+class RevealTracker:
+    """Cards publicly known to be in each hand, followed by diffing states around each action."""
+
+    def __init__(self, game: Game) -> None:
+        s = game.state
+        self.public: list[set[Card]] = [set() for _ in range(game.players)]
+        if game.rules.first_attacker is FirstAttacker.LOWEST_TRUMP:
+            trumps = [(c.rank, seat, c) for seat, h in enumerate(s.hands) for c in h]
+            trumps = [t for t in trumps if t[2].suit is s.trump]
+            if trumps:
+                _, seat, lowest = min(trumps)
+                self.public[seat].add(lowest)  # shown to decide the first attacker
+        if not s.stock:  # every card dealt: the dealer shows the trump he keeps
+            dealer = game.origin["dealer"]
+            assert s.turnup in s.hands[dealer]
+            self.public[dealer].add(s.turnup)
+
+    def play(self, game: Game, action: Any) -> None:
+        before = game.state.copy()
+        face_up = (
+            before.stock[0]
+            if before.stock and before.turnup is not None and before.stock[0] is before.turnup
+            else None
+        )
+        table = {*before.attacks, *(d for d in before.defences if d is not None)}
+        if action.card is not None:
+            table.add(action.card)
+        game.play(action)
+        after = game.state
+        for seat in range(game.players):
+            old, new = set(before.hands[seat]), set(after.hands[seat])
+            self.public[seat] -= old - new
+            for c in new - old:
+                if c in table or c is face_up or action.kind is ActionKind.SWAP:
+                    self.public[seat].add(c)
+
+
+def check_observation(game: Game, seat: int, public: list[set[Card]] | None) -> Observation:
+    obs = observe(game, seat)
+    s = game.state
+    deck = set(make_deck(game.rules.deck_size))
+
+    # own hand, all of it; nobody else's hidden cards
+    assert obs.seat == seat
+    assert obs.hand == game.hand(seat)
+    assert obs.known[seat] == frozenset(s.hands[seat])
+    assert len(obs.known) == game.players
+    for other in range(game.players):
+        if other == seat:
+            continue
+        assert obs.known[other] <= set(s.hands[other])
+        if public is not None:
+            assert obs.known[other] == public[other], (other, obs.known[other], public[other])
+
+    # the event log: other seats' draws carry no cards except the turned-up trump
+    real = game.events
+    assert len(obs.events) == len(real)
+    for shown, event in zip(obs.events, real, strict=True):
+        if event.kind is EventKind.DRAW and event.seat != seat:
+            assert shown._replace(cards=event.cards) == event
+            if event.detail == "turnup":
+                assert shown.cards == (event.cards[-1],)
+                assert event.cards[-1] is s.turnup or event.cards[-1] in deck
+            else:
+                assert shown.cards == ()
+            assert shown.n == event.n == len(event.cards)
+        else:
+            assert shown == event
+
+    # legal actions and public fields
+    assert obs.legal == tuple(game.legal_actions().for_seat(seat))
+    assert set(obs.legal) == {a for a in game.legal_actions() if a.seat == seat}
+    assert obs.acting == tuple(game.acting_seats())
+    assert obs.cap == game.cap()
+    assert obs.players == game.players and obs.rules == game.rules
+    assert obs.hand_sizes == game.hand_sizes
+    assert obs.stock_size == len(s.stock)
+    assert obs.turnup is s.turnup and obs.trump is s.trump
+    assert obs.turnup_in_stock == (bool(s.stock) and s.stock[0] is s.turnup)
+    assert obs.table == game.table
+    assert obs.discard == frozenset(s.discard)
+    assert (obs.attacker, obs.defender, obs.phase, obs.taking, obs.bouts) == (
+        s.attacker,
+        s.defender,
+        s.phase,
+        s.taking,
+        s.bouts,
+    )
+    assert obs.active == tuple(s.active)
+
+    # unseen: exactly what this seat cannot place
+    placed = set(obs.hand) | set(obs.discard)
+    placed |= {c for pair in obs.table for c in pair if c is not None}
+    for known in obs.known:
+        placed |= known
+    if obs.turnup_in_stock:
+        placed.add(obs.turnup)  # type: ignore[arg-type]
+    unseen = obs.unseen()
+    assert isinstance(unseen, frozenset)
+    assert unseen == frozenset(deck - placed)
+    hidden_in_hands = {c for i, h in enumerate(s.hands) if i != seat for c in h} - set(
+        c for k in obs.known for c in k
+    )
+    hidden_in_stock = {c for c in s.stock if not (obs.turnup_in_stock and c is s.turnup)}
+    assert hidden_in_hands <= unseen
+    assert hidden_in_stock <= unseen
+    in_game = {c for h in s.hands for c in h} | set(s.stock) | set(s.discard) | set(s.attacks)
+    in_game |= {d for d in s.defences if d is not None}
+    if in_game == deck:  # dealt games hold the whole deck: unseen is exactly the hidden cards
+        assert unseen == frozenset(hidden_in_hands | hidden_in_stock)
+    assert not unseen & set(obs.hand)
+    if obs.turnup_in_stock:
+        assert obs.turnup not in unseen
+    return obs
+
+
+def run(game: Game, seed: int, *, every: int = 1) -> dict[str, int]:
+    tracker = RevealTracker(game)
+    rng = random.Random(seed)
+    stats = {"steps": 0, "known": 0, "swaps": 0, "turnup_draws": 0}
+    while True:
+        if stats["steps"] % every == 0 or game.outcome is not None:
+            for seat in range(game.players):
+                obs = check_observation(game, seat, tracker.public)
+                stats["known"] += sum(len(k) for i, k in enumerate(obs.known) if i != seat)
+        if game.outcome is not None:
+            break
+        action = rng.choice(list(game.legal_actions()))
+        stats["swaps"] += action.kind is ActionKind.SWAP
+        tracker.play(game, action)
+        stats["steps"] += 1
+        assert stats["steps"] < 3000
+    stats["turnup_draws"] = sum(
+        e.kind is EventKind.DRAW and e.detail == "turnup" for e in game.events
+    )
+    return stats
+
+
+CASES = [
+    ("classic", {}, 2),
+    ("classic", {}, 3),
+    ("classic", {}, 6),  # 36 cards, 6 players: the dealer shows and keeps the trump
+    ("classic", {"deck_size": 24}, 4),  # likewise with 24 cards and 4 players
+    ("matsuri", {"transfer": True}, 4),
+    ("dame_karty", {}, 5),
+    ("durak_live_vecinos", {"deck_size": 52}, 4),
+    ("wikihow_home", {}, 3),
+    ("wikihow_home", {"trump_swap": "ace_only"}, 2),
+    ("wikipedia", {"transfer": True}, 3),
+    ("classic", {"first_attacker": "left_of_dealer"}, 3),
+]
+
+
+@pytest.mark.parametrize(
+    ("preset", "overrides", "players"),
+    CASES,
+    ids=[f"{p}-{'-'.join(map(str, o.values()))}-{n}p".replace("--", "-") for p, o, n in CASES],
+)
+def test_observations_in_random_games(preset: str, overrides: dict[str, Any], players: int) -> None:
+    rules = Rules.preset(preset).replace(**overrides)
+    total: dict[str, int] = {}
+    for seed in range(3):
+        stats = run(Game.deal(rules, players, seed), seed, every=min(players - 1, 3))
+        for key, value in stats.items():
+            total[key] = total.get(key, 0) + value
+    assert total["known"] > 0  # the check had something to compare
+
+
+def test_swaps_and_turnup_draws_are_covered() -> None:
+    """The random games above include the rarer reveals (swap, drawn turn-up)."""
+    rules = Rules.preset("wikihow_home")
+    swaps = turnup_draws = 0
+    for seed in range(12):
+        stats = run(Game.deal(rules, 2, seed), seed, every=4)
+        swaps += stats["swaps"]
+        turnup_draws += stats["turnup_draws"]
+    assert swaps > 0 and turnup_draws > 0
+
+
+def test_six_player_dealer_trump_is_known() -> None:
+    game = Game.deal(Rules(), 6, seed=3)
+    dealer = game.origin["dealer"]
+    turnup = game.turnup
+    assert turnup in game.hand(dealer)
+    assert not game.stock
+    for seat in range(6):
+        obs = observe(game, seat)
+        assert turnup in obs.known[dealer]
+        assert not obs.turnup_in_stock
+        assert turnup not in obs.unseen()
+
+
+def test_lowest_trump_shown_is_known() -> None:
+    game = Game.deal(Rules(), 3, seed=8)
+    first = next(e for e in game.events if e.kind is EventKind.FIRST_ATTACKER)
+    assert first.detail == "lowest_trump" and first.cards
+    (shown,) = first.cards
+    for seat in range(3):
+        assert shown in observe(game, seat).known[first.seat]  # type: ignore[index]
+
+
+def test_own_hand_only() -> None:
+    game = Game.deal(Rules(), 4, seed=1)
+    for seat in range(4):
+        obs = observe(game, seat)
+        assert obs.hand == game.hand(seat)
+        for other in range(4):
+            if other != seat:
+                assert len(obs.known[other]) <= 1  # at most the lowest trump shown
+                assert obs.known[other] <= set(game.hand(other))
+
+
+def test_other_seats_draws_are_hidden() -> None:
+    game = Game.deal(Rules(), 2, seed=4)
+    rng = random.Random(4)
+    while not any(e.kind is EventKind.DRAW for e in game.events):
+        game.play(rng.choice(list(game.legal_actions())))
+    for seat in range(2):
+        obs = observe(game, seat)
+        for shown, event in zip(obs.events, game.events, strict=True):
+            if event.kind is EventKind.DRAW:
+                assert event.cards  # the real log has them
+                if event.seat == seat:
+                    assert shown.cards == event.cards
+                else:
+                    assert shown.cards == ()
+                    assert shown.n == event.n
+
+
+def picked_up_position() -> Game:
+    return Game.from_position(
+        Rules(),
+        ["8C 8H KD", "9C 7D QS", "10D JD AH"],
+        table=[("8S", None)],
+        trump="C",
+    )
+
+
+def test_picked_up_cards_are_known_until_played() -> None:
+    game = picked_up_position()
+    assert all(not k for i, k in enumerate(observe(game, 0).known) if i != 0)
+    game.play("1:take")
+    game.play("0:+8C")
+    game.play("0:+8H")  # three attacks against a three-card defender: he picks them up
+    picked = frozenset(cards("8S 8C 8H"))
+    assert set(game.hand(1)) == picked | set(cards("9C 7D QS"))
+    for seat in (0, 2):
+        obs = check_observation(game, seat, None)
+        assert obs.known[1] == picked
+        assert not picked & obs.unseen()
+        assert set(cards("9C 7D QS")) <= obs.unseen()
+    game.play("2:10D")
+    game.play("0:KD/10D")  # seat 0 is out; seat 1 attacks seat 2
+    assert (game.attacker, game.defender) == (1, 2)
+    for seat in (0, 2):
+        assert check_observation(game, seat, None).known[1] == picked
+    game.play("1:8S")
+    for seat in (0, 2):
+        obs = check_observation(game, seat, None)
+        assert obs.known[1] == picked - {card("8S")}
+        assert card("8S") not in obs.unseen()  # it is on the table
+    game.play("2:take")
+    game.play("1:+8H")  # a second card against a two-card defender: he picks both up
+    obs = check_observation(game, 0, None)
+    assert obs.known[1] == frozenset({card("8C")})
+    assert obs.known[2] == frozenset(cards("8S 8H"))
+
+
+def test_observe_rejects_a_bad_seat() -> None:
+    game = Game.deal(Rules(), 3, seed=0)
+    for seat in (-1, 3, 10):
+        with pytest.raises(ValueError, match=f"no seat {seat}"):
+            observe(game, seat)
+
+
+def test_observation_is_a_snapshot() -> None:
+    game = Game.deal(Rules(), 2, seed=2)
+    obs = observe(game, 0)
+    hand = obs.hand
+    game.play(next(iter(game.legal_actions())))
+    assert obs.hand == hand
+    assert observe(game, 0) != obs
