@@ -5,7 +5,8 @@ Each :class:`Event` has a kind and a few fields whose meaning depends on the kin
 
 - ``deal``: seat = dealer, n = cards each.
 - ``trump``: cards = (turned-up card,); detail ``"stock"`` (under the stock) or ``"dealer"``
-  (every card dealt: the dealer shows his last card and keeps it, seat = dealer).
+  (every card dealt: the dealer shows his last card and keeps it, seat = dealer); a set-up
+  position with no turned-up card has cards = () and detail = the trump suit's letter.
 - ``first_attacker``: seat; cards = (lowest trump shown,) or (); detail = the rule used.
 - ``bout_start``: seat = attacker, other = defender.
 - ``lead``, ``throw_in``: seat, cards = (card,).

@@ -457,7 +457,12 @@ class Game:
             }
         }
         game._events.append(
-            Event(EventKind.TRUMP, None, (up,) if up else (), detail="stock" if up else "")
+            Event(
+                EventKind.TRUMP,
+                None,
+                (up,) if up else (),
+                detail="stock" if up else trump_suit.letter,
+            )
         )
         game._start_bout_event()
         game._settle()
@@ -852,12 +857,13 @@ class Game:
             return IllegalAction(Reason.MUST_LEAD, action, attacker=s.attacker)
         if seat == s.defender:
             return IllegalAction(Reason.DEFENDER_CANNOT_THROW, action, seat=seat)
+        cap = self._cap()
+        if cap.room <= 0 and not self._neighbour_refusal(action):
+            # a full table is the real reason, whatever the timing or priority (S0, S1, S3)
+            return IllegalAction(Reason.CAP_REACHED, action, **cap._asdict())
         refusal = self._turn_refusal(action)
         if refusal is not None:
             return refusal
-        cap = self._cap()
-        if cap.room <= 0:
-            return IllegalAction(Reason.CAP_REACHED, action, **cap._asdict())
         why = self._throwable(seat, card, self._rank_set())
         if why is Reason.RANK_NOT_ON_TABLE:
             return IllegalAction(why, action, card=card, ranks=self.table_ranks())
@@ -867,9 +873,7 @@ class Game:
             )
         return None
 
-    def _turn_refusal(self, action: Action) -> IllegalAction | None:
-        """Rights, timing and priority for a throw-in or pass by a non-defender."""
-        s = self._s
+    def _neighbour_refusal(self, action: Action) -> IllegalAction | None:
         seat = action.seat
         if self._neighbours_only() and seat not in self._neighbours():
             only_from = self.rules.neighbours_only_from
@@ -880,8 +884,15 @@ class Game:
                 neighbours=list(self._neighbours()),
                 active=self._n_active() if only_from is not None else None,
             )
-        if s.taking and not self.rules.throw_in_after_take:
-            return IllegalAction(Reason.NO_THROW_AFTER_TAKE, action)
+        return None
+
+    def _turn_refusal(self, action: Action) -> IllegalAction | None:
+        """Rights, timing and priority for a throw-in or pass by a non-defender."""
+        s = self._s
+        seat = action.seat
+        refusal = self._neighbour_refusal(action)
+        if refusal is not None:
+            return refusal
         if not self._window_open():
             return IllegalAction(Reason.WAIT_FOR_DEFENCE, action, unbeaten=s.defences.count(None))
         if s.passed[seat] and self.rules.throw_in_priority is ThrowInPriority.ATTACKER_UNTIL_PASS:

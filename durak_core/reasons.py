@@ -55,8 +55,6 @@ class Reason(StrEnum):
     NOT_A_NEIGHBOUR = "not_a_neighbour"
     """Only the defender's neighbours throw in. ``{"seat", "neighbours", "active"}``
     (``active`` is the number of players still in, or None when always neighbours-only)."""
-    NO_THROW_AFTER_TAKE = "no_throw_after_take"
-    """These rules do not allow adding cards once the defender takes. ``{}``"""
     WAIT_FOR_DEFENCE = "wait_for_defence"
     """Cards are added only once everything on the table is beaten. ``{"unbeaten"}``"""
     NOT_YOUR_PRIORITY = "not_your_priority"
@@ -69,8 +67,9 @@ class Reason(StrEnum):
     """«Vecinos»: this seat may add only the first attack card's rank. ``{"card", "rank",
     "privileged"}``"""
     CAP_REACHED = "cap_reached"
-    """``{"cap", "base_cap", "first_bout_cap", "defender_hand", "hand_rule", "scope",
-    "on_table"}``: ``cap`` = min(base_cap, defender_hand) cards counted as ``scope``."""
+    """``{"room", "cap", "base_cap", "first_bout_cap", "defender_hand", "hand_rule", "scope",
+    "on_table"}``: ``cap`` = min(base_cap, defender_hand) cards counted as ``scope``; ``room``
+    (≤ 0 here) is how many more would fit. See :class:`durak_core.game.Cap`."""
     NOTHING_TO_PASS = "nothing_to_pass"
     """There is no throw-in turn to pass (the bout has not started). ``{"seat"}``"""
     TRANSFER_DISABLED = "transfer_disabled"
