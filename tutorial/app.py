@@ -1,0 +1,228 @@
+"""The lesson page: the card table, the lesson panel, navigation and the language menu.
+
+``LessonApp("growing-round")`` builds everything for one lesson; a notebook only needs::
+
+    from tutorial.app import LessonApp
+    LessonApp("growing-round").show()
+
+The view only shows what the controller renders and forwards clicks; it applies no rule.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+from IPython.display import display
+
+from .controller import LessonController, PanelView
+from .i18n import I18n, language_choices
+from .lessons import Lesson, load_lessons
+from .names import Term, term
+from .table_widget import TableWidget
+from .view_model import Click
+
+__all__ = ["LessonApp", "find_lesson", "stars_text"]
+
+log = logging.getLogger(__name__)
+_PANEL_CSS = (Path(__file__).resolve().parent / "static" / "panel.css").read_text(encoding="utf-8")
+_MAX_CHOICES = 4
+
+
+def find_lesson(lesson_id: str) -> Lesson:
+    """The lesson with this id (raises ``KeyError`` naming the known ids)."""
+    lessons = {lesson.id: lesson for lesson in load_lessons()}
+    try:
+        return lessons[lesson_id]
+    except KeyError:
+        raise KeyError(f"no lesson {lesson_id!r}; known: {', '.join(lessons)}") from None
+
+
+def stars_text(stars: int, total: int = 3) -> str:
+    return "★" * stars + "☆" * (total - stars)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class LessonApp:
+    """One lesson page. ``widget`` is the root ipywidget; ``show()`` displays it."""
+
+    def __init__(
+        self,
+        lesson: Lesson | str,
+        *,
+        language: str | None = None,
+        hints: bool = False,
+        seed: int = 0,
+    ) -> None:
+        if isinstance(lesson, str):
+            lesson = find_lesson(lesson)
+        self.i18n = I18n(language)
+        self.controller = LessonController(lesson, self.i18n, seed=seed, hints=hints)
+        self.table = TableWidget()
+        self.style = w.HTML(f"<style>{_PANEL_CSS}</style>")
+        self.title = w.HTML()
+        self.language = w.Dropdown(
+            options=language_choices(), value=self.i18n.language, layout=w.Layout(width="auto")
+        )
+        self.language.add_class("durak-language")
+        self.stars = w.HTML()
+        self.step_label = w.HTML()
+        self.text = w.HTML()
+        self.question = w.HTML()
+        self.choices = [w.Button(layout=w.Layout(width="auto")) for _ in range(_MAX_CHOICES)]
+        for i, button in enumerate(self.choices):
+            button.add_class("durak-choice")
+            button.on_click(self._guard(lambda _b, i=i: self.controller.answer_question(i)))
+        self.choice_box = w.HBox(self.choices)
+        self.choice_box.add_class("durak-choices")
+        self.comparison = w.HTML()
+        # no icons: they are Font Awesome glyphs, fetched from a CDN by Voilà's template
+        self.back = w.Button()
+        self.hint = w.Button()
+        self.next = w.Button(button_style="primary")
+        self.restart = w.Button()
+        self.free = w.Button()
+        for button, handler in (
+            (self.back, self.controller.back),
+            (self.hint, self.controller.hint),
+            (self.next, self.controller.next),
+            (self.restart, self.controller.restart),
+            (self.free, self.controller.continue_free_play),
+        ):
+            button.add_class("durak-nav")
+            button.on_click(self._guard(lambda _b, handler=handler: handler()))
+        nav = w.HBox([self.back, self.hint, self.next, self.restart, self.free])
+        nav.add_class("durak-navbar")
+        header = w.HBox([self.title, self.stars, self.language])
+        header.add_class("durak-header")
+        panel = w.VBox(
+            [self.step_label, self.text, self.question, self.choice_box, self.comparison, nav]
+        )
+        panel.add_class("durak-panel")
+        self.widget = w.VBox([self.style, header, self.table, panel])
+        self.widget.add_class("durak-lesson")
+
+        self.table.on_click(self._on_click)
+        self.controller.on_change(self.render)
+        self.i18n.on_change(lambda _code: self.render())
+        self.language.observe(self._on_language, names="value")
+        self.render()
+
+    # ------------------------------------------------------------------ events
+
+    def _guard(self, handler: Callable[..., Any]) -> Callable[..., None]:
+        """Callbacks run in the kernel where nobody sees a traceback: log, never crash."""
+
+        def run(*args: Any) -> None:
+            try:
+                handler(*args)
+            except Exception:
+                log.exception("lesson page: a handler failed")
+
+        return run
+
+    def _on_click(self, click: Click) -> None:
+        if click.get("type") == "progress":
+            self._merge_progress(click.get("data") or {})
+            return
+        self.controller.click(click)
+
+    def _merge_progress(self, stored: dict[str, Any]) -> None:
+        """Keep the best stars per lesson from the browser and from this session."""
+        merged: dict[str, Any] = {k: v for k, v in stored.items() if isinstance(v, dict)}
+        for lesson_id, record in self.controller.progress.items():
+            old = merged.get(lesson_id, {})
+            if int(record.get("stars", 0) or 0) >= int(old.get("stars", 0) or 0):
+                merged[lesson_id] = record
+        self.controller.progress = merged
+        self.render()
+
+    def _on_language(self, change: dict[str, Any]) -> None:
+        try:
+            self.i18n.set_language(str(change["new"]))
+        except ValueError:
+            log.warning("lesson page: unsupported language %r", change["new"])
+
+    # ------------------------------------------------------------------ rendering
+
+    def render(self) -> None:
+        """Redraw everything from the controller, in the current language."""
+        tr = self.i18n
+        panel: PanelView = self.controller.panel_view()
+        self.table.show(self.controller.table_view())
+        if self.controller.progress != self.table.progress:
+            self.table.progress = dict(self.controller.progress)
+        best = max(panel["stars"], panel["best_stars"])
+        with self.widget.hold_sync():
+            self.title.value = (
+                f"<div class='durak-title'><h2>{_escape(panel['title'])}</h2>"
+                f"<p>{_escape(panel['summary'])}</p></div>"
+            )
+            self.stars.value = (
+                f"<div class='durak-stars' title='{_escape(tr.gettext('Best result'))}'>"
+                f"{stars_text(best)}</div>"
+            )
+            self.language.description = term(Term.LANGUAGE, tr)
+            self.step_label.value = f"<div class='durak-step'>{_escape(panel['step_label'])}</div>"
+            self.text.value = (
+                f"<div class='durak-say'>{_escape(panel['text'])}</div>" if panel["text"] else ""
+            )
+            self.question.value = (
+                f"<div class='durak-question'>{_escape(panel['question'])}</div>"
+                if panel["question"]
+                else ""
+            )
+            choices = panel["choices"]
+            for i, button in enumerate(self.choices):
+                if i < len(choices):
+                    choice = choices[i]
+                    button.description = choice["label"]
+                    button.layout.display = ""
+                    button.button_style = (
+                        "success" if choice["correct"] else ("danger" if choice["picked"] else "")
+                    )
+                else:
+                    button.layout.display = "none"
+            self.comparison.value = self._comparison_html(panel)
+            self.back.description = tr.pgettext("button", "Back")
+            self.hint.description = tr.pgettext("button", "Hint")
+            self.next.description = tr.pgettext("button", "Next")
+            self.restart.description = tr.pgettext("button", "Restart")
+            self.free.description = tr.pgettext("button", "Play on from here")
+            self.back.disabled = not panel["can_back"]
+            self.hint.disabled = not panel["can_hint"]
+            self.next.disabled = not panel["can_next"]
+            self.free.disabled = not panel["can_free_play"]
+
+    def _comparison_html(self, panel: PanelView) -> str:
+        data = panel["comparison"]
+        if not data:
+            return ""
+        rows = []
+        first = data["first_difference"]
+        for i, row in enumerate(data["rows"]):
+            cls = " class='durak-diverge'" if i == first else ""
+            cells = [
+                f"<td>{_escape(row['move'])}</td>",
+                f"<td class='{'ok' if row['ours_ok'] else 'no'}'>{_escape(row['ours'])}</td>",
+                f"<td class='{'ok' if row['theirs_ok'] else 'no'}'>{_escape(row['theirs'])}</td>",
+            ]
+            rows.append(f"<tr{cls}>{''.join(cells)}</tr>")
+        tr = self.i18n
+        head = (
+            f"<tr><th>{_escape(tr.gettext('Move'))}</th><th>{_escape(data['ours'])}</th>"
+            f"<th>{_escape(data['theirs'])}</th></tr>"
+        )
+        return f"<table class='durak-compare'>{head}{''.join(rows)}</table>"
+
+    def show(self) -> None:
+        display(self.widget)
+
+    def _ipython_display_(self) -> None:
+        self.show()
