@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog, Message
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_keywords
 from babel.messages.pofile import read_po
 
 from tutorial.i18n import SUPPORTED_LANGUAGES, Translator
@@ -51,9 +52,13 @@ def _template_keys() -> set[tuple[str, str | None]]:
     """Extract the messages now, with the mapping of pyproject.toml (as pybabel does)."""
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["babel"]
     method_map = [(m["pattern"], m["method"]) for m in config["mappings"]]
+    settings = config["extract_messages"]
+    # extra keywords (e.g. "fail:2 LessonError:2") add to Babel's defaults, as in pybabel
+    keywords = {**DEFAULT_KEYWORDS, **parse_keywords(settings.get("keywords", "").split())}
     keys = set()
-    for path in config["extract_messages"]["input-paths"]:
-        for _, _, message, _, context in extract_from_dir(str(ROOT / path), method_map):
+    for path in settings["input-paths"]:
+        found = extract_from_dir(str(ROOT / path), method_map, keywords=keywords)
+        for _, _, message, _, context in found:
             msgid = message[0] if isinstance(message, tuple) else message
             keys.add((msgid, context))
     return keys
@@ -191,7 +196,19 @@ SAME_AS_ENGLISH = {
     "A",
     "Durak",
 }
-SPANISH_SAME = SAME_AS_ENGLISH | {"{rank} of {suit}"}
+
+
+def _lesson_player_names() -> set[str]:
+    """Names of the lessons' players: msgids too (Russian spells them in Cyrillic), but
+    Spanish writes them as English does."""
+    names: set[str] = set()
+    for path in (ROOT / "tutorial" / "lessons").glob("*.toml"):
+        players = tomllib.loads(path.read_text(encoding="utf-8")).get("players", [])
+        names.update(name for name in players if isinstance(name, str) and name)
+    return names
+
+
+SPANISH_SAME = SAME_AS_ENGLISH | {"{rank} of {suit}"} | _lesson_player_names()
 RUSSIAN_WITHOUT_CYRILLIC = {"{first} {second}", "{rank} of {suit}"}
 
 

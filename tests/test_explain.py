@@ -671,8 +671,9 @@ class _Recording(Translations):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_catalog_message_is_rendered_by_some_sample(lang: str) -> None:
-    """Each message is looked up and formatted at least once by the samples above (so a
-    placeholder typo in a rarely used branch cannot hide), and nothing is left unused."""
+    """Each message of explain.py and names.py is looked up and formatted at least once by the
+    samples above (so a placeholder typo in a rarely used branch cannot hide), and nothing is
+    left unused. (Lesson, controller and page texts are rendered by their own tests.)"""
     from durak_core import Suit as _Suit
     from tutorial.names import (
         Role,
@@ -728,10 +729,14 @@ def test_every_catalog_message_is_rendered_by_some_sample(lang: str) -> None:
     unknown_reason.reason = "from_the_future"  # type: ignore[assignment]
     explain(unknown_reason, tr)
 
+    sampled = {"tutorial/explain.py", "tutorial/names.py"}
     everything = {
-        (m.context, m.id[0] if isinstance(m.id, tuple) else m.id) for m in catalog if m.id
+        (m.context, m.id[0] if isinstance(m.id, tuple) else m.id)
+        for m in catalog
+        if m.id and any(path in sampled for path, _ in m.locations)
     }
     unused = everything - recording.used
     assert not unused, f"never rendered by a sample: {sorted(unused, key=str)}"
-    unknown = recording.used - everything
+    known = {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id) for m in catalog if m.id}
+    unknown = recording.used - known
     assert not unknown, f"looked up but not in the catalog: {sorted(unknown, key=str)}"

@@ -97,6 +97,8 @@ def test_default_keys_are_the_documented_ones() -> None:
         "label",
         "note",
         "wrong",
+        "teaches",
+        "players",
     }
 
 

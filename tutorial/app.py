@@ -88,14 +88,15 @@ class LessonApp:
         self.next = w.Button(button_style="primary")
         self.restart = w.Button()
         self.free = w.Button()
-        for button, handler in (
-            (self.back, self.controller.back),
-            (self.hint, self.controller.hint),
-            (self.next, self.controller.next),
-            (self.restart, self.controller.restart),
-            (self.free, self.controller.continue_free_play),
+        for button, handler, name in (
+            (self.back, self.controller.back, "back"),
+            (self.hint, self.controller.hint, "hint"),
+            (self.next, self.controller.next, "next"),
+            (self.restart, self.restart_lesson, "restart"),
+            (self.free, self.controller.continue_free_play, "free"),
         ):
             button.add_class("durak-nav")
+            button.add_class(f"durak-{name}")
             button.on_click(self._guard(lambda _b, handler=handler: handler()))
         nav = w.HBox([self.back, self.hint, self.next, self.restart, self.free])
         nav.add_class("durak-navbar")
@@ -126,6 +127,9 @@ class LessonApp:
                 log.exception("lesson page: a handler failed")
 
         return run
+
+    def restart_lesson(self) -> None:
+        self.controller.restart()
 
     def _on_click(self, click: Click) -> None:
         if click.get("type") == "progress":

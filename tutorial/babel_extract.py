@@ -28,7 +28,8 @@ from typing import IO, Any, Final
 
 __all__ = ["COMMENT_KEY", "TEXT_KEYS", "extract_lessons"]
 
-#: Keys whose string values are lesson text for the learner.
+#: Keys whose string values are lesson text for the learner (``players`` holds the names of the
+#: other seats, which are spelled in each language's alphabet: «Ана» in Russian).
 TEXT_KEYS: Final[tuple[str, ...]] = (
     "title",
     "summary",
@@ -39,6 +40,8 @@ TEXT_KEYS: Final[tuple[str, ...]] = (
     "label",
     "note",
     "wrong",
+    "teaches",
+    "players",
 )
 
 #: A sibling key whose value is a comment for translators.

@@ -30,7 +30,7 @@ from durak_core import (
 
 from .explain import explain, narrate
 from .i18n import Gettext, I18n
-from .lessons import Lesson, Step, _current_position, _position_game
+from .lessons import Lesson, Step, comparison_game
 from .names import (
     Role,
     Term,
@@ -93,10 +93,19 @@ class PanelView(dict[str, Any]):
 class LessonController:
     """Runs one lesson for one learner. ``on_change`` callbacks fire after every change."""
 
-    def __init__(self, lesson: Lesson, i18n: I18n, *, seed: int = 0, hints: bool = False) -> None:
+    def __init__(
+        self,
+        lesson: Lesson,
+        i18n: I18n,
+        *,
+        seed: int = 0,
+        hints: bool = False,
+        start: Callable[[], Game] | None = None,
+    ) -> None:
         self.lesson = lesson
         self.i18n = i18n
         self.hints = hints
+        self._start = start or lesson.start
         self._rng = random.Random(seed)
         self._listeners: list[Callable[[], None]] = []
         self.progress: dict[str, Any] = {}
@@ -105,7 +114,7 @@ class LessonController:
     # ------------------------------------------------------------------ state
 
     def _reset(self) -> None:
-        self.game: Game = self.lesson.start()
+        self.game: Game = self._start()
         self.index = 0
         self.entries: list[int] = []
         """Actions played before each step was entered (for Back)."""
@@ -154,8 +163,12 @@ class LessonController:
         return self.lesson.you
 
     def names(self, tr: Gettext) -> list[str]:
+        """Seat names in ``tr``'s language: a lesson's names are msgids too («Ана» in
+        Russian), the learner is "You", and an unnamed seat "Player N"."""
         return [
-            name or (you_label(tr) if seat == self.you else player_name(seat, tr))
+            tr.gettext(name)
+            if name
+            else (you_label(tr) if seat == self.you else player_name(seat, tr))
             for seat, name in enumerate(self.lesson.players)
         ]
 
@@ -342,7 +355,10 @@ class LessonController:
             beatable = [t for t in unbeaten if game.is_legal(Action.beat(you, card, t))]
             transfer = Action.transfer(you, card)
             can_transfer = game.is_legal(transfer)
-            if can_transfer and not beatable:
+            # In perevodnoy a card of the attack's rank that beats nothing is meant as a
+            # transfer: if that is refused, say why (too late, no room) rather than "can't beat".
+            wants_transfer = game.rules.transfer and card.rank is game.table[0][0].rank
+            if (can_transfer or wants_transfer) and not beatable:
                 self._try(transfer)
             elif len(beatable) == 1 and not can_transfer:
                 self._try(Action.beat(you, card, beatable[0]))
@@ -489,9 +505,8 @@ class LessonController:
     # ------------------------------------------------------------------ comparison
 
     def _compare(self, step: Step) -> Comparison:
-        position = _current_position(self.game)
-        ours = _position_game(self.game.rules, position)
-        theirs = _position_game(step.rules or self.game.rules, position)
+        ours = comparison_game(self.lesson, self.game, self.game.rules)
+        theirs = comparison_game(self.lesson, self.game, step.rules or self.game.rules)
         rows = []
         for action in step.play:
             a, b = ours.why_illegal(action), theirs.why_illegal(action)
@@ -601,7 +616,7 @@ class LessonController:
         ]
         kinds = {a.kind for a in legal}
         actions: list[ActionButton] = []
-        if you == s.defender and game.phase is Phase.BOUT:
+        if you == s.defender and game.phase is not Phase.OVER:
             actions.append(
                 {
                     "id": "take",
@@ -689,6 +704,7 @@ class LessonController:
         panel = PanelView(
             title=tr.gettext(lesson.title),
             summary=tr.gettext(lesson.summary),
+            teaches=[tr.gettext(t) for t in lesson.teaches],
             step_label=tr.gettext("Step {n} of {total}", n=min(self.index + 1, total), total=total)
             if not self.free_play
             else tr.gettext("Free play"),
@@ -735,9 +751,13 @@ class LessonController:
 
         step = self.step
         theirs_rules = step.rules if step is not None and step.rules else self.game.rules
+        label = step.label if step is not None else ""
         return {
-            "ours": tr.gettext("These rules ({preset})", preset=self.lesson.preset),
-            "theirs": tr.gettext("With {preset}", preset=comparison.preset),
+            # TRANSLATORS: heading of the column that replays moves under the lesson's rules.
+            "ours": tr.gettext("This lesson's rules"),
+            # TRANSLATORS: heading of the column that replays the same moves under other rules
+            # (used when a lesson does not name them).
+            "theirs": tr.gettext(label) if label else tr.gettext("Other rules"),
             "first_difference": comparison.first_difference,
             "rows": [
                 {

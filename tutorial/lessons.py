@@ -1,9 +1,10 @@
 """Lessons as data: TOML files in ``tutorial/lessons/``, validated on load.
 
 A lesson declares its rules (a preset and overrides), a starting position and a list of
-steps. Every string a learner reads (``title``, ``summary``, ``say``, ``hint``, ``explain``,
-``question``, ``label``, ``note``) is an English msgid that the catalogs translate; the Babel
-extractor in :mod:`tutorial.babel_extract` collects them. A sketch::
+steps. Every string a learner reads (``title``, ``summary``, ``teaches``, ``say``, ``hint``,
+``explain``, ``question``, ``label``, ``note``, and the ``players``' names) is an English msgid
+that the catalogs translate; the Babel extractor in :mod:`tutorial.babel_extract` collects
+them. A sketch::
 
     id = "beating"
     order = 1
@@ -80,8 +81,8 @@ __all__ = [
     "LessonError",
     "Step",
     "WrongAnswer",
-    "load_lesson",
     "comparison_game",
+    "load_lesson",
     "load_lessons",
     "parse_lesson",
 ]
@@ -222,7 +223,13 @@ class _Reader:
     def bool(self, key: str, default: bool) -> bool:
         value = self.data.get(key, default)
         if not isinstance(value, bool):
-            raise self.fail(key, "expected true or false, found {found}", found=repr(value))
+            raise self.fail(
+                key,
+                "expected {true} or {false}, found {found}",
+                true="true",
+                false="false",
+                found=repr(value),
+            )
         return value
 
     def table(self, key: str, *, required: bool = False) -> Mapping[str, Any]:
@@ -316,7 +323,10 @@ def _step(data: Any, where: str, base: tuple[str, Rules]) -> Step:
         accept = r.str("accept")
         if bool(expect) == bool(accept):
             raise r.fail(
-                "expect", "give either expect (actions) or accept (a kind), not both or neither"
+                "expect",
+                "give either {expect} (actions) or {accept} (a kind), not both or neither",
+                expect="expect",
+                accept="accept",
             )
         if accept and accept not in _ACCEPT:
             raise r.fail(
@@ -329,7 +339,9 @@ def _step(data: Any, where: str, base: tuple[str, Rules]) -> Step:
         for i, item in enumerate(r.list("wrong")):
             wr = _Reader(item if isinstance(item, dict) else {}, f"{where}, wrong {i + 1}")
             if not isinstance(item, dict):
-                raise wr.fail("", "expected a table with play and explain")
+                raise wr.fail(
+                    "", "expected a table with {play} and {explain}", play="play", explain="explain"
+                )
             wr.unknown(("play", "explain", "reason"))
             plays = wr.actions("play")
             if len(plays) != 1:
@@ -352,7 +364,13 @@ def _step(data: Any, where: str, base: tuple[str, Rules]) -> Step:
         for i, item in enumerate(r.list("choices")):
             cr = _Reader(item if isinstance(item, dict) else {}, f"{where}, choice {i + 1}")
             if not isinstance(item, dict):
-                raise cr.fail("", "expected a table with label, correct and explain")
+                raise cr.fail(
+                    "",
+                    "expected a table with {label}, {correct} and {explain}",
+                    label="label",
+                    correct="correct",
+                    explain="explain",
+                )
             cr.unknown(("label", "correct", "explain"))
             choices.append(
                 Choice(cr.str("label", required=True), cr.bool("correct", False), cr.str("explain"))
@@ -373,7 +391,12 @@ def _step(data: Any, where: str, base: tuple[str, Rules]) -> Step:
     if not play:
         raise r.fail("play", "this field is required")
     if "preset" not in data and "rules" not in data:
-        raise r.fail("preset", "a comparison needs another preset or rules")
+        raise r.fail(
+            "preset",
+            "a comparison needs another {preset} or {rules}",
+            preset="preset",
+            rules="rules",
+        )
     if "preset" in data:
         preset, rules = _rules(r)
     else:
@@ -381,12 +404,8 @@ def _step(data: Any, where: str, base: tuple[str, Rules]) -> Step:
         try:
             rules = lesson_rules.replace(**r.table("rules"))
         except (RulesError, TypeError) as exc:
-            raise r.fail(
-                "rules", "these rules are impossible: {error}", error=str(exc)
-            ) from None
-    return Step(
-        "compare", say=say, play=play, preset=preset, rules=rules, label=r.str("label")
-    )
+            raise r.fail("rules", "these rules are impossible: {error}", error=str(exc)) from None
+    return Step("compare", say=say, play=play, preset=preset, rules=rules, label=r.str("label"))
 
 
 _LESSON_FIELDS: Final = (

@@ -1,0 +1,410 @@
+"""The lessons in tutorial/lessons/: they load, they play to the end by clicks in every
+language, they score, they render without untranslated text, and Back/Restart/language switches
+behave. Malformed lesson files give clear errors (tests/data/bad_lessons/)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from durak_core import EventKind
+from tests.lesson_clicks import clicks_for, complete, expected_action
+from tutorial.controller import LessonController
+from tutorial.i18n import SUPPORTED_LANGUAGES, I18n, translator
+from tutorial.lessons import LESSON_DIR, Lesson, LessonError, load_lesson, load_lessons
+
+LESSONS = load_lessons()
+IDS = [lesson.id for lesson in LESSONS]
+BAD = Path(__file__).parent / "data" / "bad_lessons"
+
+LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
+
+
+def _by_id(lesson_id: str) -> Lesson:
+    return next(lesson for lesson in LESSONS if lesson.id == lesson_id)
+
+
+def _controller(lesson: Lesson, lang: str = "en") -> LessonController:
+    return LessonController(lesson, I18n(lang))
+
+
+# ----------------------------------------------------------------------------- the set
+
+
+def test_every_lesson_loads_and_ids_are_unique() -> None:
+    files = sorted(LESSON_DIR.glob("*.toml"))
+    assert len(files) == len(LESSONS) == 10
+    assert len(set(IDS)) == len(IDS)
+
+
+def test_orders_are_contiguous_and_match_the_file_names() -> None:
+    assert [lesson.order for lesson in LESSONS] == list(range(1, 11))
+    for lesson in LESSONS:
+        number, _, slug = lesson.source.removesuffix(".toml").partition("-")
+        assert int(number) == lesson.order, lesson.source
+        assert slug == lesson.id, lesson.source
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_lesson_shape(lesson: Lesson) -> None:
+    assert lesson.title and lesson.summary
+    assert 2 <= len(lesson.teaches) <= 4
+    assert 6 <= len(lesson.steps) <= 14
+    kinds = [step.kind for step in lesson.steps]
+    assert "move" in kinds and "question" in kinds
+    assert "auto" in kinds or "compare" in kinds
+    assert lesson.players[lesson.you] == ""
+    assert all(name for seat, name in enumerate(lesson.players) if seat != lesson.you)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_every_move_step_names_its_wrong_answers_reasons(lesson: Lesson) -> None:
+    """The loader's dry run checks each reason against the engine; here: that there is one."""
+    for i, step in enumerate(lesson.steps, 1):
+        if step.kind == "move":
+            assert 1 <= len(step.wrong) <= 3, f"step {i}"
+            assert all(w.reason for w in step.wrong), f"step {i}"
+            assert step.hint and step.note, f"step {i}"
+            assert all(w.play.seat == lesson.you for w in step.wrong)
+        if step.kind == "question":
+            assert 2 <= len(step.choices) <= 4, f"step {i}"
+            assert all(c.explain for c in step.choices), f"step {i}"
+        if step.kind == "auto":
+            assert len(step.play) == 1, f"step {i}: one move per step"
+            assert all(a.seat != lesson.you for a in step.play), f"step {i}"
+
+
+# ----------------------------------------------------------------------------- rendering
+
+
+_PANEL_TEXT = ("title", "summary", "step_label", "text", "question")
+_TABLE_TEXT = ("stock_label", "discard_label", "trump_name", "cap_label", "narration")
+
+
+def _texts(controller: LessonController) -> dict[str, str]:
+    """Every text of both views, keyed by where it is shown."""
+    panel: dict[str, Any] = controller.panel_view()
+    table: dict[str, Any] = controller.table_view()
+    out = {f"panel.{k}": panel[k] for k in _PANEL_TEXT}
+    out.update({f"panel.teaches.{i}": t for i, t in enumerate(panel["teaches"])})
+    out.update({f"panel.choice.{i}": c["label"] for i, c in enumerate(panel["choices"])})
+    comparison = panel["comparison"]
+    if comparison is not None:
+        out["cmp.ours"], out["cmp.theirs"] = comparison["ours"], comparison["theirs"]
+        for i, row in enumerate(comparison["rows"]):
+            for key in ("move", "ours", "theirs"):
+                out[f"cmp.{i}.{key}"] = row[key]
+    out.update({f"table.{k}": table[k] for k in _TABLE_TEXT})
+    out.update({f"table.labels.{k}": v for k, v in table["labels"].items()})
+    for seat in table["seats"]:
+        for key in ("name", "count_label", "role_label"):
+            out[f"seat.{seat['seat']}.{key}"] = seat[key]
+        for card in seat.get("cards", []):
+            out[f"seat.{seat['seat']}.{card['id']}"] = card["label"]
+    for card in table["hand"]:
+        out[f"hand.{card['id']}"] = card["label"]
+    for pair in table["table"]:
+        for key in ("attack", "defence"):
+            if pair[key] is not None:
+                out[f"table.{pair[key]['id']}"] = pair[key]["label"]
+    if table["turnup"] is not None:
+        out["table.turnup"] = table["turnup"]["label"]
+    for button in table["actions"]:
+        out[f"button.{button['id']}"] = button["label"]
+    if table["message"] is not None:
+        out["message"] = table["message"]["text"]
+    return {k: v for k, v in out.items() if v}
+
+
+def _names(lesson: Lesson) -> set[str]:
+    return {name for name in lesson.players if name}
+
+
+class Renders:
+    """Renders the current state in every language and checks es/ru against en."""
+
+    def __init__(self, lesson: Lesson) -> None:
+        self.names = _names(lesson)
+        self.count = 0
+
+    def __call__(self, controller: LessonController) -> None:
+        i18n = controller.i18n
+        start = i18n.language
+        texts = {}
+        for lang in SUPPORTED_LANGUAGES:
+            i18n.set_language(lang)
+            texts[lang] = _texts(controller)
+        i18n.set_language(start)
+        self.count += 1
+        en = texts["en"]
+        assert set(texts["es"]) == set(en) == set(texts["ru"])
+        for key, english in en.items():
+            words = set(LATIN_WORD.findall(english)) - self.names
+            if words:
+                assert texts["es"][key] != english, f"{key}: untranslated in es: {english!r}"
+            russian = texts["ru"][key]
+            assert not LATIN_WORD.findall(russian), f"{key}: Latin in ru: {russian!r}"
+            if words:
+                assert CYRILLIC.search(russian), f"{key}: untranslated in ru: {russian!r}"
+
+
+# ----------------------------------------------------------------------------- walking
+
+
+@pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_a_clean_run_earns_three_stars(lesson: Lesson, lang: str) -> None:
+    controller = _controller(lesson, lang)
+    record = complete(controller)
+    assert controller.completed
+    assert controller.mistakes == 0 and controller.hints_used == 0
+    assert controller.stars() == 3
+    assert controller.progress[lesson.id]["stars"] == 3
+    assert controller.panel_view()["stars"] == 3
+    assert record.steps == len(lesson.steps)
+    assert all(kind == "success" for kind, _ in record.messages)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_views_render_translated_at_every_step(lesson: Lesson) -> None:
+    controller = _controller(lesson, "es")
+    check = Renders(lesson)
+    complete(controller, wrong=True, on_step=check)
+    assert check.count > len(lesson.steps)
+    check(controller)  # the completion message too
+
+
+@pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_wrong_answers_cost_stars(lesson: Lesson, lang: str) -> None:
+    controller = _controller(lesson, lang)
+    record = complete(controller, wrong=True)
+    assert controller.completed
+    assert controller.mistakes >= lesson.par
+    assert controller.stars() < 3
+    assert controller.progress[lesson.id]["stars"] == controller.stars()
+    errors = [text for kind, text in record.messages if kind == "error"]
+    assert len(errors) == controller.mistakes
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_every_wrong_answer_is_clickable_and_explained(lesson: Lesson) -> None:
+    """Each listed wrong answer can be clicked (visible card, enabled button) and is refused
+    with the lesson's explanation; also on every branch a multi-answer step opens."""
+    complete(_controller(lesson, "ru"), every_wrong=True)
+
+    def last(step: Any, controller: LessonController) -> Any:
+        return step.expect[-1] if step.expect else expected_action(controller, step)
+
+    controller = _controller(lesson, "es")
+    complete(controller, every_wrong=True, pick=lambda step: last(step, controller))
+    assert controller.completed
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_comparisons_show_where_the_rules_part(lesson: Lesson) -> None:
+    """Every compare step shows a table whose two rule sets part ways at some move."""
+    seen: dict[int, int | None] = {}
+
+    def look(controller: LessonController) -> None:
+        comparison = controller.panel_view()["comparison"]
+        if comparison is not None:
+            seen.setdefault(controller.index, comparison["first_difference"])
+
+    complete(_controller(lesson), on_step=look)
+    assert sorted(seen) == [i for i, s in enumerate(lesson.steps) if s.kind == "compare"]
+    assert None not in seen.values()
+
+
+# ----------------------------------------------------------------------------- the seeds' points
+
+
+def test_lesson_3_follows_s4_example_1_with_the_seven_of_diamonds() -> None:
+    lesson = _by_id("growing-round")
+    controller = _controller(lesson)
+    complete(controller)
+    played = [str(a) for a in controller.game.history]
+    assert played[:9] == [
+        "0:8C",
+        "1:10C/8C",
+        "0:pass",
+        "2:+10H",
+        "1:JH/10H",
+        "0:pass",
+        "2:pass",
+        "3:+JS",
+        "1:7D/JS",
+    ]
+    says = " ".join(step.say for step in lesson.steps)
+    assert "4♦" in says and "common mistake in published examples" in says
+
+
+def test_lesson_4_shows_s4_example_2_as_a_common_mistake() -> None:
+    lesson = _by_id("hand-cap")
+    question = next(s for s in lesson.steps if s.kind == "question")
+    wrong = [c for c in question.choices if not c.correct]
+    assert any("common mistake in published examples" in c.explain for c in wrong)
+    assert any(s.kind == "compare" and s.preset == "durak_live_todos" for s in lesson.steps)
+
+
+def test_lesson_5_defender_draws_nothing() -> None:
+    """S4: three cards left and two players ahead of you: Ana draws two, Bruno the turn-up."""
+    controller = _controller(_by_id("draw-order"))
+    complete(controller)
+    draws = [(e.seat, e.n, e.detail) for e in controller.game.events if e.kind is EventKind.DRAW]
+    assert draws == [(0, 2, ""), (2, 1, "turnup")]
+    assert controller.game.state.stock == []
+
+
+def test_lesson_6_late_swap_claims_the_drawn_turnup() -> None:
+    controller = _controller(_by_id("trump-swap"))
+    complete(controller)
+    assert "KS" in [c.ascii() for c in controller.game.hand(controller.you)]
+
+
+def test_lesson_10_ends_in_a_draw() -> None:
+    controller = _controller(_by_id("endgame"))
+    complete(controller)
+    outcome = controller.game.outcome
+    assert outcome is not None and outcome.is_draw
+
+
+# ----------------------------------------------------------------------------- controller use
+
+
+def _walk_to_first_error(controller: LessonController) -> None:
+    """Advance to the first move step and make its first listed wrong answer."""
+    while controller.step is not None and controller.step.kind != "move":
+        if controller.step.kind == "question":
+            good = next(i for i, c in enumerate(controller.step.choices) if c.correct)
+            controller.answer_question(good)
+        controller.next()
+    step = controller.step
+    assert step is not None
+    for click in clicks_for(controller, step.wrong[0].play):
+        controller.click(click)
+    assert controller.message is not None and controller.message[0] == "error"
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_switching_language_rewords_the_current_message(lesson: Lesson) -> None:
+    i18n = I18n("en")
+    controller = LessonController(lesson, i18n)
+    changes: list[str] = []
+    i18n.on_change(changes.append)
+    _walk_to_first_error(controller)
+    english = controller.table_view()["message"]
+    panel_en = controller.panel_view()["text"]
+    assert english is not None
+    for lang in ("es", "ru"):
+        i18n.set_language(lang)
+        message = controller.table_view()["message"]
+        assert message is not None and message["kind"] == "error"
+        assert message["text"] != english["text"]
+        assert controller.panel_view()["text"] != panel_en
+        # the same words a controller started in that language shows
+        fresh = LessonController(lesson, I18n(lang))
+        _walk_to_first_error(fresh)
+        assert fresh.table_view()["message"] == message
+    assert changes == ["es", "ru"]
+
+
+def _snapshot(controller: LessonController) -> tuple[Any, ...]:
+    game = controller.game
+    return (controller.index, game.history, game.state.copy(), game.event_count)
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_back_and_restart_restore_positions(lesson: Lesson) -> None:
+    """Back from each step lands exactly where the previous step began (game state, moves,
+    events); Restart returns to the lesson's start and keeps the best result."""
+    controller = _controller(lesson)
+    start = _snapshot(controller)
+    entered: dict[int, tuple[Any, ...]] = {}
+    complete(controller, on_step=lambda c: entered.setdefault(c.index, _snapshot(c)))
+    assert sorted(entered) == list(range(len(lesson.steps)))
+    assert controller.completed
+    progress = dict(controller.progress)
+    for index in reversed(range(len(lesson.steps))):
+        controller.back()
+        assert not controller.completed
+        assert _snapshot(controller) == entered[index], f"back to step {index + 1}"
+    controller.back()  # already at the first step: nothing happens
+    assert _snapshot(controller) == start
+    complete(controller)
+    controller.restart()
+    assert _snapshot(controller) == start
+    assert controller.mistakes == 0 and controller.hints_used == 0 and not controller.completed
+    assert controller.progress == progress
+
+
+# ----------------------------------------------------------------------------- bad lessons
+
+
+def _bad(name: str) -> LessonError:
+    with pytest.raises(LessonError) as info:
+        load_lesson(BAD / name)
+    return info.value
+
+
+def _spanish(error: LessonError) -> str:
+    text = error.describe(translator("es"))
+    assert text.startswith("Lección ")
+    assert text != error.describe(translator("en"))
+    return text
+
+
+@pytest.mark.parametrize(
+    ("name", "where", "english", "spanish"),
+    [
+        ("invalid-toml.toml", "invalid-toml.toml", "not valid TOML", "no es un TOML válido"),
+        ("missing-title.toml", "missing-title.toml, title", "this field is required",
+         "este campo es obligatorio"),
+        ("unknown-kind.toml", "unknown-kind.toml, step 2, kind", "unknown kind 'dance'",
+         "tipo desconocido 'dance'"),
+        ("illegal-move.toml", "illegal-move.toml, step 3, play",
+         "0:+KC is illegal here (rank_not_on_table)", "0:+KC no está permitida aquí"),
+        ("wrong-reason.toml", "wrong-reason.toml, step 2, wrong",
+         "1:8C/9H should be refused with rank_not_on_table, but the engine says cannot_beat",
+         "debería rechazarse con rank_not_on_table, pero el motor dice cannot_beat"),
+        ("card-not-in-deck.toml", "card-not-in-deck.toml, position",
+         "this position is impossible", "esta posición es imposible"),
+        ("no-correct-choice.toml", "no-correct-choice.toml, step 1, choices",
+         "at least one choice must be correct", "al menos una respuesta tiene que ser correcta"),
+        ("unknown-field.toml", "unknown-field.toml, step 1, hnit", "unknown field",
+         "campo desconocido"),
+    ],
+)  # fmt: skip
+def test_malformed_lessons_say_where_and_what(
+    name: str, where: str, english: str, spanish: str
+) -> None:
+    error = _bad(name)
+    assert error.where == where
+    assert str(error).startswith(f"{where}: ")
+    assert english in str(error)
+    described = _spanish(error)
+    assert where in described and spanish in described
+
+
+def test_the_card_outside_the_deck_is_named() -> None:
+    assert "4D is not in a 36-card deck" in str(_bad("card-not-in-deck.toml"))
+
+
+def test_every_bad_fixture_is_covered() -> None:
+    names = {p.name for p in BAD.glob("*.toml")}
+    assert len(names) == 8
+
+
+def test_player_names_are_spelled_in_each_alphabet() -> None:
+    ru = translator("ru")
+    for lesson in LESSONS:
+        controller = LessonController(lesson, I18n("ru"))
+        names = controller.names(ru)
+        for seat, name in enumerate(lesson.players):
+            if name:
+                assert CYRILLIC.search(names[seat]), name
+        assert controller.names(translator("es")) == [name or "Tú" for name in lesson.players]

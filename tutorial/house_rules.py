@@ -1,0 +1,196 @@
+"""The house-rules page: pick two rule sets and watch the same moves under both.
+
+Each scenario (``lessons/house/scenarios.toml``) is a position and a list of moves; every
+move is checked under both rule sets, and the first place they part ways is highlighted,
+with the engine's reason in the learner's language.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+from IPython.display import display
+
+from durak_core import PRESETS, Action, Rules, RulesError
+
+from .controller import Comparison, ComparisonRow, _describe_action
+from .explain import explain
+from .i18n import Gettext, I18n, language_choices
+from .lessons import LESSON_DIR, _position_game
+from .names import Term, term
+
+__all__ = ["HouseRulesApp", "Scenario", "compare", "load_scenarios"]
+
+
+def N_(message: str) -> str:
+    """Mark a msgid for extraction; it is translated when shown."""
+    return message
+
+
+_PANEL_CSS = (Path(__file__).resolve().parent / "static" / "panel.css").read_text(encoding="utf-8")
+SCENARIOS = LESSON_DIR / "house" / "scenarios.toml"
+SUBTITLE = N_("The same moves under two rule sets: where do they part ways?")
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    id: str
+    title: str
+    summary: str
+    players: tuple[str, ...]
+    position: dict[str, Any]
+    play: tuple[Action, ...]
+
+
+def load_scenarios(path: Path = SCENARIOS) -> list[Scenario]:
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    return [
+        Scenario(
+            item["id"],
+            item["title"],
+            item["summary"],
+            tuple(item["players"]),
+            dict(item["position"]),
+            tuple(Action.parse(a) for a in item["play"]),
+        )
+        for item in data["scenario"]
+    ]
+
+
+def compare(scenario: Scenario, ours: Rules, theirs: Rules, preset: str = "") -> Comparison:
+    """Every move of ``scenario`` checked under both rule sets (an illegal move is skipped
+    on that side, so the two games may part ways)."""
+    a, b = _position_game(ours, scenario.position), _position_game(theirs, scenario.position)
+    rows = []
+    for action in scenario.play:
+        ra, rb = a.why_illegal(action), b.why_illegal(action)
+        rows.append(ComparisonRow(action, ra, rb))
+        if ra is None:
+            a.play(action)
+        if rb is None:
+            b.play(action)
+    return Comparison(preset, tuple(rows))
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class HouseRulesApp:
+    """Two rule sets side by side over a chosen scenario."""
+
+    def __init__(self, language: str | None = None) -> None:
+        self.i18n = I18n(language)
+        self.scenarios = load_scenarios()
+        self.heading = w.HTML()
+        self.language = w.Dropdown(options=language_choices(), value=self.i18n.language)
+        self.language.add_class("durak-language")
+        self.scenario = w.Dropdown(layout=w.Layout(width="auto"))
+        self.left = w.Dropdown(options=list(PRESETS), value="durak_live_todos")
+        self.right = w.Dropdown(options=list(PRESETS), value="durak_live_vecinos")
+        self.transfer = w.Checkbox(value=False, indent=False)
+        self.after_take = w.Checkbox(value=True, indent=False)
+        self.result = w.HTML()
+        controls = w.HBox([self.scenario, self.left, self.right])
+        controls.add_class("durak-navbar")
+        toggles = w.HBox([self.transfer, self.after_take])
+        toggles.add_class("durak-navbar")
+        header = w.HBox([self.heading, self.language])
+        header.add_class("durak-header")
+        panel = w.VBox([controls, toggles, self.result])
+        panel.add_class("durak-panel")
+        self.widget = w.VBox([w.HTML(f"<style>{_PANEL_CSS}</style>"), header, panel])
+        self.widget.add_class("durak-lesson")
+        self._rendering = False
+        for control in (self.scenario, self.left, self.right, self.transfer, self.after_take):
+            control.observe(lambda _change: self.render(), names="value")
+        self.language.observe(
+            lambda change: self.i18n.set_language(str(change["new"])), names="value"
+        )
+        self.i18n.on_change(lambda _code: self.render())
+        self.render()
+
+    def rules(self) -> tuple[Rules, Rules]:
+        """The two rule sets; the toggles change the right-hand one."""
+        left = Rules.preset(str(self.left.value))
+        right = Rules.preset(str(self.right.value))
+        with contextlib.suppress(RulesError):
+            right = right.replace(
+                transfer=bool(self.transfer.value) or right.transfer,
+                throw_in_after_take=bool(self.after_take.value),
+            )
+        return left, right
+
+    def render(self) -> None:
+        if self._rendering:
+            return
+        self._rendering = True
+        try:
+            self._render()
+        finally:
+            self._rendering = False
+
+    def _render(self) -> None:
+        tr = self.i18n
+        self.heading.value = (
+            f"<div class='durak-title'><h2>{_escape(tr.gettext('House rules'))}</h2>"
+            f"<p>{_escape(tr.gettext(SUBTITLE))}</p></div>"
+        )
+        self.language.description = term(Term.LANGUAGE, tr)
+        options = [(tr.gettext(s.title), s.id) for s in self.scenarios]
+        current = (
+            self.scenario.value
+            if self.scenario.value in {s.id for s in self.scenarios}
+            else self.scenarios[0].id
+        )
+        self.scenario.options = options
+        self.scenario.value = current
+        self.scenario.description = tr.gettext("Situation")
+        self.left.description = tr.gettext("Rules A")
+        self.right.description = tr.gettext("Rules B")
+        self.transfer.description = tr.gettext("B: with transfer (perevodnoy)")
+        self.after_take.description = tr.gettext("B: adding cards after a take")
+        scenario = next(s for s in self.scenarios if s.id == current)
+        left, right = self.rules()
+        self.result.value = self._table(scenario, compare(scenario, left, right), left, right, tr)
+
+    def _table(
+        self, scenario: Scenario, comparison: Comparison, left: Rules, right: Rules, tr: Gettext
+    ) -> str:
+        names = [n or tr.pgettext("seat label", "You") for n in scenario.players]
+        you = scenario.players.index("") if "" in scenario.players else None
+        first = comparison.first_difference
+        rows = []
+        for i, row in enumerate(comparison.rows):
+            cells = []
+            for refusal, rules in ((row.ours, left), (row.theirs, right)):
+                if refusal is None:
+                    cells.append(f"<td class='ok'>{_escape(tr.gettext('allowed'))}</td>")
+                else:
+                    text = explain(refusal, tr, players=names, you=you, rules=rules)
+                    cells.append(f"<td class='no'>{_escape(text)}</td>")
+            move = _describe_action(row.action, tr, names, you if you is not None else -1)
+            cls = " class='durak-diverge'" if i == first else ""
+            rows.append(f"<tr{cls}><td>{_escape(move)}</td>{''.join(cells)}</tr>")
+        verdict = (
+            tr.gettext("The two rule sets agree on every move here.")
+            if first is None
+            else tr.gettext("They part ways at move {n}.", n=first + 1)
+        )
+        return (
+            f"<p class='durak-say'>{_escape(tr.gettext(scenario.summary))}</p>"
+            f"<table class='durak-compare'><tr><th>{_escape(tr.gettext('Move'))}</th>"
+            f"<th>{_escape(str(self.left.value))}</th><th>{_escape(str(self.right.value))}</th></tr>"
+            f"{''.join(rows)}</table><p class='durak-say'><strong>{_escape(verdict)}</strong></p>"
+        )
+
+    def show(self) -> None:
+        display(self.widget)
+
+    def _ipython_display_(self) -> None:
+        self.show()

@@ -1,0 +1,104 @@
+"""The index page: language menu, the lessons with their stars and what each teaches, and the
+house-rules and full-game pages. A notebook only needs ``IndexApp().show()``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import anywidget
+import ipywidgets as w
+from IPython.display import display
+from traitlets import Dict
+
+from .i18n import I18n, language_choices
+from .lessons import Lesson, load_lessons
+from .names import Term, term
+
+__all__ = ["IndexApp", "LessonList", "notebook_name"]
+
+_STATIC = Path(__file__).resolve().parent / "static"
+_PANEL_CSS = (_STATIC / "panel.css").read_text(encoding="utf-8")
+
+
+def notebook_name(lesson: Lesson) -> str:
+    """The notebook of a lesson: ``01-beating.ipynb`` for ``01-beating.toml``."""
+    return Path(lesson.source).with_suffix(".ipynb").name
+
+
+class LessonList(anywidget.AnyWidget):  # type: ignore[misc]
+    """Lesson cards linking to their pages; the stars are read from localStorage."""
+
+    _esm = _STATIC / "index.js"
+    _css = _STATIC / "index.css"
+    view = Dict().tag(sync=True)
+
+
+class IndexApp:
+    """The front page."""
+
+    def __init__(self, language: str | None = None) -> None:
+        self.i18n = I18n(language)
+        self.lessons = load_lessons()
+        self.heading = w.HTML()
+        self.language = w.Dropdown(options=language_choices(), value=self.i18n.language)
+        self.language.add_class("durak-language")
+        self.list = LessonList()
+        header = w.HBox([self.heading, self.language])
+        header.add_class("durak-header")
+        self.widget = w.VBox([w.HTML(f"<style>{_PANEL_CSS}</style>"), header, self.list])
+        self.widget.add_class("durak-lesson")
+        self.language.observe(self._on_language, names="value")
+        self.i18n.on_change(lambda _code: self.render())
+        self.render()
+
+    def _on_language(self, change: dict[str, Any]) -> None:
+        self.i18n.set_language(str(change["new"]))
+
+    def render(self) -> None:
+        tr = self.i18n
+        title = tr.gettext("Learn Durak")
+        intro = tr.gettext(
+            "Durak is the card game everybody plays in Russia. Click through real game "
+            "situations: watch a move, make one, and find out why a card is refused."
+        )
+        self.heading.value = f"<div class='durak-title'><h2>{title}</h2><p>{intro}</p></div>"
+        self.language.description = term(Term.LANGUAGE, tr)
+        self.list.view = {
+            "lang": tr.language,
+            "not_done": tr.gettext("Not done yet"),
+            "lessons": [
+                {
+                    "id": lesson.id,
+                    "order": lesson.order,
+                    "title": tr.gettext(lesson.title),
+                    "summary": tr.gettext(lesson.summary),
+                    "teaches": [tr.gettext(t) for t in lesson.teaches],
+                    "notebook": notebook_name(lesson),
+                    # TRANSLATORS: {n} is replaced in the browser by the stars earned (1–3).
+                    "stars_label": tr.gettext("Best result: {n} of 3 stars"),
+                }
+                for lesson in self.lessons
+            ],
+            "extras": [
+                {
+                    "notebook": "house-rules.ipynb",
+                    "title": tr.gettext("House rules"),
+                    "summary": tr.gettext(
+                        "Pick two rule sets and see the same moves allowed under one and "
+                        "refused under the other."
+                    ),
+                },
+                {
+                    "notebook": "play.ipynb",
+                    "title": tr.gettext("Play a whole game"),
+                    "summary": tr.gettext("Deal and play a full game against the computer."),
+                },
+            ],
+        }
+
+    def show(self) -> None:
+        display(self.widget)
+
+    def _ipython_display_(self) -> None:
+        self.show()
