@@ -163,14 +163,14 @@ class LessonApp:
         if self.controller.progress != self.table.progress:
             self.table.progress = dict(self.controller.progress)
         best = max(panel["stars"], panel["best_stars"])
+        best_label = tr.gettext("Best result")
         with self.widget.hold_sync():
             self.title.value = (
                 f"<div class='durak-title'><h2>{_escape(panel['title'])}</h2>"
                 f"<p>{_escape(panel['summary'])}</p></div>"
             )
             self.stars.value = (
-                f"<div class='durak-stars' title='{_escape(tr.gettext('Best result'))}'>"
-                f"{stars_text(best)}</div>"
+                f"<div class='durak-stars' title='{_escape(best_label)}'>{stars_text(best)}</div>"
             )
             self.language.description = term(Term.LANGUAGE, tr)
             self.step_label.value = f"<div class='durak-step'>{_escape(panel['step_label'])}</div>"
@@ -218,9 +218,9 @@ class LessonApp:
                 f"<td class='{'ok' if row['theirs_ok'] else 'no'}'>{_escape(row['theirs'])}</td>",
             ]
             rows.append(f"<tr{cls}>{''.join(cells)}</tr>")
-        tr = self.i18n
+        move = self.i18n.gettext("Move")
         head = (
-            f"<tr><th>{_escape(tr.gettext('Move'))}</th><th>{_escape(data['ours'])}</th>"
+            f"<tr><th>{_escape(move)}</th><th>{_escape(data['ours'])}</th>"
             f"<th>{_escape(data['theirs'])}</th></tr>"
         )
         return f"<table class='durak-compare'>{head}{''.join(rows)}</table>"

@@ -137,9 +137,9 @@ class HouseRulesApp:
 
     def _render(self) -> None:
         tr = self.i18n
+        title, subtitle = tr.gettext("House rules"), tr.gettext(SUBTITLE)
         self.heading.value = (
-            f"<div class='durak-title'><h2>{_escape(tr.gettext('House rules'))}</h2>"
-            f"<p>{_escape(tr.gettext(SUBTITLE))}</p></div>"
+            f"<div class='durak-title'><h2>{_escape(title)}</h2><p>{_escape(subtitle)}</p></div>"
         )
         self.language.description = term(Term.LANGUAGE, tr)
         options = [(tr.gettext(s.title), s.id) for s in self.scenarios]
@@ -170,7 +170,8 @@ class HouseRulesApp:
             cells = []
             for refusal, rules in ((row.ours, left), (row.theirs, right)):
                 if refusal is None:
-                    cells.append(f"<td class='ok'>{_escape(tr.gettext('allowed'))}</td>")
+                    allowed = tr.gettext("allowed")
+                    cells.append(f"<td class='ok'>{_escape(allowed)}</td>")
                 else:
                     text = explain(refusal, tr, players=names, you=you, rules=rules)
                     cells.append(f"<td class='no'>{_escape(text)}</td>")
@@ -182,9 +183,10 @@ class HouseRulesApp:
             if first is None
             else tr.gettext("They part ways at move {n}.", n=first + 1)
         )
+        summary, move = tr.gettext(scenario.summary), tr.gettext("Move")
         return (
-            f"<p class='durak-say'>{_escape(tr.gettext(scenario.summary))}</p>"
-            f"<table class='durak-compare'><tr><th>{_escape(tr.gettext('Move'))}</th>"
+            f"<p class='durak-say'>{_escape(summary)}</p>"
+            f"<table class='durak-compare'><tr><th>{_escape(move)}</th>"
             f"<th>{_escape(str(self.left.value))}</th><th>{_escape(str(self.right.value))}</th></tr>"
             f"{''.join(rows)}</table><p class='durak-say'><strong>{_escape(verdict)}</strong></p>"
         )
