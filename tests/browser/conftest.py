@@ -1,0 +1,129 @@
+"""Fixtures for end-to-end tests: one Voilà server for the whole session, one Chromium per test
+module, a fresh browser context and page per test.
+
+Fixtures (see ``harness.py`` for the helpers ``open_notebook`` and ``screenshot``):
+
+``voila_server``  (session) a :class:`~tests.browser.harness.VoilaServer` serving ``notebooks/``
+                  with ``voila.json``, on a free port of 127.0.0.1; ``.url``, ``.render_url()``,
+                  ``.log_text()``, ``.log_tail()``. The log is copied to
+                  ``test-artifacts/voila.log`` at the end of the session.
+``browser``       (module) Playwright's ``Browser`` (Debian's ``/usr/bin/chromium``); tests using
+                  it skip, saying why, when that file is missing.
+``context``       a new ``BrowserContext`` per test, ``base_url`` = the server, outside requests
+                  blocked. When it closes, the kernels its pages used are shut down.
+``browser_log``   the :class:`~tests.browser.harness.BrowserLog` of that context (console errors,
+                  page errors, blocked requests); call ``browser_log.assert_clean()``.
+``page``          a new ``Page`` in that context. If the test fails, a screenshot is saved as
+                  ``test-artifacts/screenshots/FAILED-<test>.png`` and the end of the Voilà
+                  log is printed with the failure.
+
+Every test in this directory is marked ``browser``: ``script/test -m "not browser"`` skips them.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Generator, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from .harness import (
+    ARTIFACTS,
+    BrowserLog,
+    VoilaServer,
+    chromium_missing_reason,
+    close_context,
+    launch_chromium,
+    new_context,
+    screenshot,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, BrowserContext, Page
+
+
+HERE = Path(__file__).resolve().parent
+_FAILED = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.is_relative_to(HERE):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.when == "call":
+        item.stash[_FAILED] = report.failed
+    return report
+
+
+@pytest.fixture(scope="session")
+def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServer]:
+    # A private log while running (two sessions may run at once in one checkout), copied to
+    # test-artifacts/voila.log at the end.
+    log_path = tmp_path_factory.mktemp("voila") / "voila.log"
+    try:
+        with VoilaServer(log_path=log_path) as server:
+            yield server
+    finally:
+        if log_path.exists():
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(log_path, ARTIFACTS / "voila.log")
+
+
+# Module scope, not session: Playwright's sync API refuses to start while another sync
+# Playwright is running in the same thread, and other test modules (tests/test_table_render.py)
+# start their own. A launch costs well under a second.
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    reason = chromium_missing_reason()
+    if reason:
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def _context_and_log(
+    browser: Browser, voila_server: VoilaServer
+) -> Iterator[tuple[BrowserContext, BrowserLog]]:
+    context, log = new_context(browser, voila_server.url)
+    yield context, log
+    close_context(context, log, voila_server)
+
+
+@pytest.fixture
+def context(_context_and_log: tuple[BrowserContext, BrowserLog]) -> BrowserContext:
+    return _context_and_log[0]
+
+
+@pytest.fixture
+def browser_log(_context_and_log: tuple[BrowserContext, BrowserLog]) -> BrowserLog:
+    return _context_and_log[1]
+
+
+@pytest.fixture
+def page(
+    request: pytest.FixtureRequest, context: BrowserContext, voila_server: VoilaServer
+) -> Iterator[Page]:
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    yield page
+    if request.node.stash.get(_FAILED, False) and not page.is_closed():
+        path = screenshot(page, f"FAILED-{request.node.name}")
+        # Shown under "Captured stdout teardown" in the failure report.
+        print(f"screenshot: {path}\nlast lines of the Voilà log ({voila_server.log_path}):")
+        print(voila_server.log_tail(30))
+    page.close()

@@ -1,0 +1,388 @@
+"""Voilà + Playwright harness shared by the browser tests and ``benchmarks/voila_render.py``.
+
+* :class:`VoilaServer` runs ``voila notebooks/`` exactly as ``script/server`` does (standalone
+  mode, ``voila.json`` from the repository root) on a free port of 127.0.0.1, in its own process
+  group, logging to a file.
+* :func:`launch_chromium` starts Debian's ``/usr/bin/chromium`` through Playwright (no browser
+  download); :func:`new_context` gives an isolated context whose relative URLs go to the server
+  and whose requests to other hosts are blocked and recorded.
+* :class:`BrowserLog` collects console errors, uncaught page errors and blocked requests.
+* :func:`open_notebook` loads ``/voila/render/<name>?lang=..`` and waits for the first widget;
+  :func:`screenshot` saves a PNG under ``test-artifacts/screenshots/``.
+
+Playwright is imported lazily so that importing this module costs nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, urlencode
+
+if TYPE_CHECKING:
+    from playwright.sync_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Locator,
+        Page,
+        Playwright,
+        Route,
+        WebSocket,
+    )
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOKS = REPO / "notebooks"
+ARTIFACTS = REPO / "test-artifacts"
+SCREENSHOTS = ARTIFACTS / "screenshots"
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS: tuple[str, ...] = (
+    "--no-sandbox",  # we run as root (CI and dev containers)
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+
+#: What Voilà prints instead of a traceback when a cell fails (``show_tracebacks`` is false).
+CELL_ERROR = "There was an error when executing cell"
+#: The first widget view on a page (ipywidgets 8 gives every view this class).
+FIRST_WIDGET = ".jupyter-widgets"
+
+#: Voilà's ``lab`` template links Font Awesome from this CDN (the CSS is also bundled in Voilà's
+#: JS, so nothing is lost when it is blocked). Any other outside request is an error.
+KNOWN_EXTERNAL = (re.compile(r"^https://cdn\.jsdelivr\.net/npm/@fortawesome/fontawesome-free@"),)
+#: Console errors Voilà itself causes, ignored: leaving a page sends a shutdown beacon for its
+#: kernel that Voilà 0.5 rejects with 403 (no ``_xsrf``; voila-dashboards/voila#1458). Kernels of
+#: closed pages are removed by culling instead (voila.json).
+KNOWN_CONSOLE_ERRORS = (
+    re.compile(r"^console\.error: Failed to load resource: .*\b403\b.*/voila/api/shutdown/"),
+)
+_KERNEL_CHANNELS = re.compile(r"/api/kernels/([0-9a-f-]{36})/channels")
+_EXTERNAL_URL = re.compile(r"^(?:https?|wss?)://(?!(?:127\.0\.0\.1|localhost|\[::1\])(?:[:/]|$))")
+
+
+def chromium_missing_reason() -> str | None:
+    """Why the browser tests cannot run here, or ``None`` when they can."""
+    if CHROMIUM.exists():
+        return None
+    return (
+        f"{CHROMIUM} not found: the browser tests drive Debian's Chromium through Playwright. "
+        "Install it with `apt-get install chromium` (.ci/run does this on CI)."
+    )
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port that was free a moment ago (Voilà is started with ``port_retries=0``, so a
+    lost race fails loudly instead of silently serving elsewhere)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind((host, 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def voila_executable() -> list[str]:
+    """The venv's ``voila`` (the one beside this interpreter), so kernels run the venv's Python."""
+    script = Path(sys.executable).with_name("voila")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "voila"]
+
+
+def voila_args(
+    port: int, host: str = "127.0.0.1", extra: Sequence[str] = (), root: Path = NOTEBOOKS
+) -> list[str]:
+    """Command-line arguments after ``voila``, the same as ``script/server`` passes."""
+    return [
+        str(root),
+        "--no-browser",
+        f"--port={port}",
+        f"--Voila.ip={host}",
+        "--Voila.port_retries=0",
+        # voila.json is read from here only (not from ~/.jupyter or /etc/jupyter).
+        f"--Voila.config_file_paths={REPO}",
+        *extra,
+    ]
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: get SIGTERM when the parent dies, so a killed test run
+    (timeout, ``kill``) does not leave Voilà and its kernels behind. Linux only."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        pr_set_pdeathsig = 1
+        ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGTERM)
+
+
+@dataclass
+class VoilaServer:
+    """``voila notebooks/`` in standalone mode on ``host:port``, as a process group.
+
+    Use as a context manager, or call :meth:`start` and :meth:`stop`.
+    """
+
+    port: int = field(default_factory=free_port)
+    host: str = "127.0.0.1"
+    log_path: Path = field(default_factory=lambda: ARTIFACTS / "voila.log")
+    extra_args: Sequence[str] = ()
+    root: Path = NOTEBOOKS
+    startup_timeout: float = 60.0
+    process: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
+
+    @property
+    def url(self) -> str:
+        """The server root, without a trailing slash: ``http://127.0.0.1:PORT``."""
+        return f"http://{self.host}:{self.port}"
+
+    def render_url(self, name: str, lang: str | None = None, **query: str) -> str:
+        return self.url + render_path(name, lang, **query)
+
+    def start(self) -> VoilaServer:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        command = [
+            *voila_executable(),
+            *voila_args(self.port, self.host, self.extra_args, self.root),
+        ]
+        with open(self.log_path, "wb") as log:
+            log.write(("$ " + " ".join(command) + "\n").encode())
+            log.flush()
+            self.process = subprocess.Popen(
+                command,
+                cwd=REPO,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: stop() signals the group
+                preexec_fn=_die_with_parent,
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+        self._wait_until_ready()
+        return self
+
+    def _wait_until_ready(self) -> None:
+        deadline = time.monotonic() + self.startup_timeout
+        while True:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise RuntimeError(
+                    f"Voilà exited with code {self.process.returncode} while starting:\n"
+                    + self.log_tail()
+                )
+            try:
+                with urllib.request.urlopen(self.url + "/", timeout=2) as response:
+                    if response.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(
+                    f"Voilà did not answer on {self.url} within {self.startup_timeout:.0f} s:\n"
+                    + self.log_tail()
+                )
+            time.sleep(0.1)
+
+    def stop(self, timeout: float = 15.0) -> None:
+        """SIGTERM to the process group (Voilà then shuts its kernels down), SIGKILL if it
+        lingers. Kernels live in their own sessions but exit when Voilà dies (their parent
+        poller), so nothing outlives the server."""
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(5)
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def log_tail(self, lines: int = 40) -> str:
+        return "\n".join(self.log_text().splitlines()[-lines:])
+
+    def shutdown_kernel(self, kernel_id: str) -> bool:
+        """Stop one kernel now (``DELETE /api/kernels/<id>``), as the page's own tab-close beacon
+        should but cannot (voila#1458). Jupyter Server wants an XSRF token: the double-submit
+        form (the same value as cookie and header) satisfies it. False if it was gone already.
+        """
+        request = urllib.request.Request(
+            f"{self.url}/api/kernels/{kernel_id}",
+            method="DELETE",
+            headers={"Cookie": "_xsrf=harness", "X-XSRFToken": "harness"},
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=30):
+                return True
+        except urllib.error.HTTPError as error:
+            if error.code == 404:
+                return False
+            raise
+
+    def __enter__(self) -> VoilaServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+def render_path(name: str, lang: str | None = None, **query: str) -> str:
+    """``/voila/render/<name>?lang=<lang>&...`` (``name`` relative to ``notebooks/``)."""
+    params = {"lang": lang, **query} if lang is not None else dict(query)
+    path = "/voila/render/" + quote(name)
+    return path + ("?" + urlencode(params) if params else "")
+
+
+# ----------------------------------------------------------------------------------- browser
+
+
+def launch_chromium(playwright: Playwright, **kwargs: Any) -> Browser:
+    """Debian's Chromium, headless. Playwright gives each launch a fresh temporary profile
+    (user-data dir) and deletes it on close; every test then gets its own context."""
+    return playwright.chromium.launch(
+        executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS), **kwargs
+    )
+
+
+@dataclass
+class BrowserLog:
+    """What a context's pages reported: console messages, uncaught errors, blocked requests."""
+
+    console: list[str] = field(default_factory=list)
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    blocked: list[str] = field(default_factory=list)
+    #: Ids of the kernels the pages connected to, in order (one per page load).
+    kernels: list[str] = field(default_factory=list)
+
+    @property
+    def unexpected_blocked(self) -> list[str]:
+        return [url for url in self.blocked if not _known_external(url)]
+
+    @property
+    def errors(self) -> list[str]:
+        """Everything that should fail a test: console errors, page errors, outside requests
+        other than the known Font Awesome CDN links."""
+        outside = [f"request to another host (blocked): {url}" for url in self.unexpected_blocked]
+        return [*self.console_errors, *self.page_errors, *outside]
+
+    def assert_clean(self, ignore: Sequence[str | re.Pattern[str]] = ()) -> None:
+        """Fail if any :attr:`errors` remain after dropping those matching ``ignore``."""
+        patterns = [re.compile(re.escape(p)) if isinstance(p, str) else p for p in ignore]
+        left = [e for e in self.errors if not any(p.search(e) for p in patterns)]
+        assert not left, "browser errors:\n" + "\n".join(left)
+
+    def watch(self, page: Page) -> None:
+        page.on("console", self._on_console)
+        page.on("pageerror", lambda error: self.page_errors.append(f"page error: {error}"))
+        page.on("websocket", self._on_websocket)
+
+    def _on_websocket(self, websocket: WebSocket) -> None:
+        found = _KERNEL_CHANNELS.search(websocket.url)
+        if found and found.group(1) not in self.kernels:
+            self.kernels.append(found.group(1))
+
+    def _on_console(self, message: ConsoleMessage) -> None:
+        source = message.location.get("url", "") if message.location else ""
+        line = f"console.{message.type}: {message.text}" + (f" ({source})" if source else "")
+        self.console.append(line)
+        if message.type == "error" and not (
+            _known_external(source) or any(p.search(line) for p in KNOWN_CONSOLE_ERRORS)
+        ):
+            self.console_errors.append(line)
+
+    def block_outside_requests(self, context: BrowserContext) -> None:
+        """Abort every request to a host other than the local server, and record it. The test
+        machines have no internet anyway; blocking makes pages load the same everywhere."""
+
+        def abort(route: Route) -> None:
+            self.blocked.append(route.request.url)
+            route.abort()
+
+        context.route(_EXTERNAL_URL, abort)
+
+
+def _known_external(url: str) -> bool:
+    return any(pattern.match(url) for pattern in KNOWN_EXTERNAL)
+
+
+def new_context(
+    browser: Browser, base_url: str, **kwargs: Any
+) -> tuple[BrowserContext, BrowserLog]:
+    """A fresh context (own cookies, storage, cache) whose relative URLs go to ``base_url``,
+    with outside requests blocked, and the :class:`BrowserLog` that watches its pages."""
+    options: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}, **kwargs}
+    context = browser.new_context(base_url=base_url, **options)
+    log = BrowserLog()
+    log.block_outside_requests(context)
+    context.on("page", log.watch)
+    return context, log
+
+
+def close_context(context: BrowserContext, log: BrowserLog, server: VoilaServer) -> None:
+    """Close the context, then stop the kernels its pages used (otherwise each lives until
+    culled, ~60 MB apiece, and a long session piles them up)."""
+    context.close()
+    for kernel_id in log.kernels:
+        server.shutdown_kernel(kernel_id)
+
+
+def open_notebook(
+    page: Page,
+    name: str,
+    lang: str | None = None,
+    *,
+    selector: str = FIRST_WIDGET,
+    timeout: float = 30_000,
+    allow_cell_errors: bool = False,
+    **query: str,
+) -> Locator:
+    """Open ``/voila/render/<name>?lang=<lang>`` and wait until ``selector`` is visible.
+
+    The page's context must have a ``base_url`` (see :func:`new_context`). Returns the first
+    element matching ``selector``. Raises ``AssertionError`` at once if Voilà reports a failed
+    cell (instead of waiting for a widget that will never come); the kernel's traceback is in
+    the Voilà log (the ``page`` fixture prints its end with a failure; the whole log is copied
+    to ``test-artifacts/voila.log`` after the session), and ``tests/test_notebooks.py`` shows it
+    too.
+    """
+    page.goto(render_path(name, lang, **query), wait_until="commit", timeout=timeout)
+    target = page.locator(selector).first
+    failed = page.get_by_text(CELL_ERROR)
+    target.or_(failed.first).first.wait_for(state="visible", timeout=timeout)
+    # In non-progressive mode the whole HTML (every cell's output) has arrived before the first
+    # widget is drawn, so a failed cell is visible by now.
+    if not allow_cell_errors and failed.count():
+        raise AssertionError(
+            f"{name}: {failed.first.inner_text()} (the traceback is in the Voilà log)"
+        )
+    return target
+
+
+def screenshot(page: Page, name: str, *, full_page: bool = True) -> Path:
+    """Save a PNG of the page as ``test-artifacts/screenshots/<name>.png``; returns the path."""
+    safe = re.sub(r"[^\w.-]+", "_", name).strip("_") or "page"
+    path = SCREENSHOTS / f"{safe}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=full_page)
+    return path

@@ -1,0 +1,152 @@
+"""Every lesson, in every language, completed by clicking in Chromium against real Voilà.
+
+A shadow :class:`LessonController` in the test process walks the same lesson with the same
+clicks; after every click the page must show exactly the message the shadow shows, so the
+browser, the kernel and the controller agree step by step. Each walk also tries a listed
+wrong answer and a wrong choice (and checks their explanations), switches language in the
+middle, finishes, and reloads to check the stars were kept in the browser.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from durak_core import Action
+from tests.lesson_clicks import clicks_for, expected_action
+from tutorial.controller import LessonController
+from tutorial.i18n import I18n, language_choices
+from tutorial.index_page import notebook_name
+from tutorial.lessons import Lesson, load_lessons
+from tutorial.view_model import Click
+
+from .harness import CELL_ERROR, BrowserLog, open_notebook, screenshot
+
+LESSONS = load_lessons()
+LANGS = ("es", "en", "ru")
+SWITCH_TO = {"es": "ru", "en": "es", "ru": "en"}
+
+
+class Walker:
+    """Clicks in the page and in the shadow controller, and compares what they show."""
+
+    def __init__(self, page: Page, lesson: Lesson, lang: str) -> None:
+        self.page = page
+        self.shadow = LessonController(lesson, I18n(lang))
+
+    def expect_same(self) -> None:
+        view = self.shadow.table_view()
+        panel = self.shadow.panel_view()
+        message = view["message"]
+        locator = self.page.locator(".dt-message")
+        if message is None:
+            expect(locator).to_have_text(re.compile(r"^\s*$"))
+        else:
+            expect(locator).to_contain_text(message["text"])
+        expect(self.page.locator(".durak-step")).to_have_text(panel["step_label"])
+        next_button = self.page.locator("button.durak-next")
+        if panel["can_next"]:
+            expect(next_button).to_be_enabled()
+        else:
+            expect(next_button).to_be_disabled()
+
+    def click(self, click: Click) -> None:
+        if click["type"] == "action":
+            selector = f"button[data-kind='action'][data-id='{click['id']}']"
+        else:
+            selector = (
+                f"button[data-kind='card'][data-zone='{click['zone']}'][data-id='{click['id']}']"
+            )
+        self.page.locator(f".durak-table {selector}").first.click()
+        self.shadow.click(click)
+        self.expect_same()
+
+    def play(self, action: Action) -> None:
+        for click in clicks_for(self.shadow, action):
+            self.click(click)
+
+    def choose(self, index: int) -> None:
+        self.page.locator("button.durak-choice").nth(index).click()
+        self.shadow.answer_question(index)
+        self.expect_same()
+
+    def next(self) -> None:
+        self.page.locator("button.durak-next").click()
+        self.shadow.next()
+        self.expect_same()
+
+    def switch_language(self, lang: str) -> None:
+        label = next(name for name, code in language_choices() if code == lang)
+        self.page.locator(".durak-language select").select_option(label=label)
+        self.shadow.i18n.set_language(lang)
+        self.expect_same()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.id for lesson in LESSONS])
+def test_lesson_completes_by_clicking(
+    page: Page, browser_log: BrowserLog, lesson: Lesson, lang: str
+) -> None:
+    open_notebook(page, notebook_name(lesson), lang, selector=".durak-table .dt-hand")
+    walker = Walker(page, lesson, lang)
+    walker.expect_same()
+    tried_wrong = tried_choice = switched = False
+    middle = len(lesson.steps) // 2
+    while not walker.shadow.completed:
+        step = walker.shadow.step
+        assert step is not None
+        if not switched and walker.shadow.index >= middle:
+            walker.switch_language(SWITCH_TO[lang])
+            switched = True
+        if step.kind == "move":
+            hand = walker.shadow.game.hand(walker.shadow.you)
+            wrong = [w for w in step.wrong if w.play.card is None or w.play.card in hand]
+            if wrong and not tried_wrong:
+                tr = walker.shadow.i18n
+                walker.play(wrong[0].play)
+                expect(page.locator(".dt-message")).to_contain_text(tr.gettext(wrong[0].explain))
+                tried_wrong = True
+            walker.play(expected_action(walker.shadow, step))
+        elif step.kind == "question":
+            if not tried_choice:
+                walker.choose(next(i for i, c in enumerate(step.choices) if not c.correct))
+                tried_choice = True
+            walker.choose(next(i for i, c in enumerate(step.choices) if c.correct))
+        walker.next()
+    stars = walker.shadow.stars()
+    assert stars < 3 if (tried_wrong or tried_choice) else stars == 3
+    expect(page.locator(".durak-stars")).to_contain_text("★" * stars)
+    screenshot(page, f"lesson-{lesson.id}-{lang}-done")
+
+    # the stars are kept in the browser: a reload shows them again
+    page.reload(wait_until="commit")
+    page.locator(".durak-table .dt-hand").first.wait_for(state="visible")
+    expect(page.locator(".durak-stars")).to_contain_text("★" * stars)
+    assert CELL_ERROR not in page.content()
+    browser_log.assert_clean()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_index_lists_every_lesson_with_links(
+    page: Page, browser_log: BrowserLog, lang: str
+) -> None:
+    open_notebook(page, "index.ipynb", lang, selector=".durak-index-item")
+    items = page.locator(".durak-index-item")
+    expect(items).to_have_count(len(LESSONS))
+    tr = I18n(lang)
+    for i, lesson in enumerate(LESSONS):
+        expect(items.nth(i)).to_contain_text(tr.gettext(lesson.title))
+        link = items.nth(i).locator("a")
+        expect(link).to_have_attribute("href", f"{notebook_name(lesson)}?lang={lang}")
+    screenshot(page, f"index-{lang}")
+    browser_log.assert_clean()
+
+
+@pytest.mark.parametrize("name", ["house-rules.ipynb", "play.ipynb"])
+def test_other_pages_render(page: Page, browser_log: BrowserLog, name: str) -> None:
+    open_notebook(page, name, "ru", selector=".durak-lesson")
+    assert CELL_ERROR not in page.content()
+    screenshot(page, f"{name}-ru")
+    browser_log.assert_clean()

@@ -1,0 +1,84 @@
+"""voila.json is what the server runs with: sources stripped, no query overrides of the
+template or theme, only images served as files, and no code execution from the browser."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .harness import CELL_ERROR, VoilaServer, open_notebook
+
+
+def fetch(url: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=60) as response:
+            return response.status, response.read().decode("utf-8", "replace")
+    except urllib.error.HTTPError as error:
+        return error.code, ""
+
+
+def test_render_strips_sources_and_ignores_overrides(voila_server: VoilaServer) -> None:
+    status, html = fetch(
+        voila_server.render_url("_smoke.ipynb", "ru", theme="dark", template="reveal")
+    )
+    assert status == 200
+    assert CELL_ERROR not in html
+    assert "application/vnd.jupyter.widget-view+json" in html
+    assert "initial_language" not in html  # strip_sources
+    assert 'data-jp-theme-light="true"' in html  # ?theme=dark ignored
+    assert "reveal.js" not in html.lower()  # ?template=reveal ignored
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("_smoke.ipynb", 403),  # notebooks are never served as files
+        ("../voila.json", 403),
+        ("missing.png", 404),  # images are allowed (and this one does not exist)
+        ("missing.svg", 404),
+        ("missing.txt", 403),
+        (".hidden.png", 403),
+    ],
+)
+def test_only_images_are_served_as_files(
+    voila_server: VoilaServer, path: str, expected: int
+) -> None:
+    status, _ = fetch(f"{voila_server.url}/voila/files/{path}")
+    assert status == expected
+
+
+def test_browser_cannot_execute_code(page: Page, voila_server: VoilaServer) -> None:
+    """Standalone Voilà only forwards comm and info messages to the kernel: an
+    ``execute_request`` sent on the page's own kernel socket is dropped (and logged)."""
+    refused = re.compile(r'message of type "execute_request", which is not allowed')
+    before = len(refused.findall(voila_server.log_text()))
+    open_notebook(page, "_smoke.ipynb", "en", selector=".smoke-button")
+    config = json.loads(page.locator("#jupyter-config-data").inner_text())
+    page.evaluate(
+        """async (kernelId) => {
+            const ws = new WebSocket(`ws://${location.host}/api/kernels/${kernelId}/channels`);
+            await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject; });
+            ws.send(JSON.stringify({
+                header: {msg_id: "probe-execute", msg_type: "execute_request", username: "probe",
+                         session: "probe", date: new Date().toISOString(), version: "5.3"},
+                parent_header: {}, metadata: {}, channel: "shell", buffers: [],
+                content: {code: "status.value = 'EXECUTED'", silent: false, store_history: false,
+                          user_expressions: {}, allow_stdin: false, stop_on_error: true},
+            }));
+        }""",
+        config["kernelId"],
+    )
+    deadline = time.monotonic() + 15
+    while len(refused.findall(voila_server.log_text())) == before:
+        assert time.monotonic() < deadline, "Voilà did not log the refused execute_request"
+        time.sleep(0.1)
+    # The page's own connection still works, and the code never ran.
+    page.locator(".smoke-button").click()
+    expect(page.locator(".smoke-clicks")).to_have_text("1")
+    expect(page.locator(".smoke-status")).not_to_contain_text("EXECUTED")
