@@ -236,6 +236,17 @@ class Rules:
         if self.hand_size == 7 and players < 5:
             raise RulesError("a 7-card hand is only dealt with 5 or 6 players (S0)")
 
+    def player_counts(self) -> list[int]:
+        """Every number of players these rules can deal for (2–6, within the deck and limits)."""
+        counts = []
+        for players in range(2, 7):
+            try:
+                self.check_players(players)
+            except RulesError:
+                continue
+            counts.append(players)
+        return counts
+
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed (validated again)."""
         unknown = set(changes) - _FIELD_NAMES

@@ -3,8 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
-from durak_core import CapScope, Card, Game, Phase, parse_cards
+import pytest
+
+from durak_core import (
+    Action,
+    CapScope,
+    Card,
+    Event,
+    EventKind,
+    Game,
+    IllegalAction,
+    Phase,
+    Reason,
+    parse_cards,
+)
 
 
 def cards(text: str) -> list[Card]:
@@ -56,3 +70,39 @@ def check_invariants(game: Game, universe: Iterable[Card]) -> None:
         assert len(s.attacks) <= min(rules.attack_cap, s.h0)
     else:
         assert s.defences.count(None) <= rules.attack_cap
+
+
+def play(game: Game, moves: str) -> None:
+    """Play space-separated notations, e.g. ``play(g, "0:8C 1:10C/8C 0:pass")``."""
+    for move in moves.split():
+        game.play(move)
+
+
+def refuse(
+    game: Game, action: Action | str, reason: Reason, *, exact: bool = True, **params: Any
+) -> IllegalAction:
+    """Assert ``action`` is refused with ``reason`` and ``params`` (the whole dict when
+    ``exact``, else at least these keys), and that neither the state nor the events changed."""
+    before = game.state.copy()
+    n_events = game.event_count
+    history = game.history
+    if isinstance(action, str):
+        action = Action.parse(action)
+    assert not game.is_legal(action)
+    assert action not in game.legal_actions()
+    with pytest.raises(IllegalAction) as exc:
+        game.play(action)
+    assert exc.value.reason is reason, exc.value
+    if exact:
+        assert exc.value.params == params
+    else:
+        for key, value in params.items():
+            assert exc.value.params[key] == value, (key, exc.value.params)
+    assert game.state == before
+    assert game.event_count == n_events
+    assert game.history == history
+    return exc.value
+
+
+def of_kind(game: Game, kind: EventKind, since: int = 0) -> list[Event]:
+    return [e for e in game.events_since(since) if e.kind is kind]

@@ -27,7 +27,6 @@ from durak_core import (
     IllegalAction,
     Reason,
     Rules,
-    RulesError,
     make_deck,
 )
 
@@ -51,17 +50,6 @@ def _configs() -> dict[str, Rules]:
 
 
 CONFIGS = _configs()
-
-
-def _player_counts(rules: Rules) -> list[int]:
-    counts = []
-    for players in range(2, 7):
-        try:
-            rules.check_players(players)
-        except RulesError:
-            continue
-        counts.append(players)
-    return counts
 
 
 def _candidates(game: Game, rng: random.Random) -> Iterator[Action]:
@@ -141,7 +129,7 @@ def fuzz_run(config: str) -> frozenset[Reason]:
     """Fuzz seeded random games of one configuration; the reasons seen (cached per config)."""
     rules = CONFIGS[config]
     seen: set[Reason] = set()
-    for players in _player_counts(rules):
+    for players in rules.player_counts():
         universe = make_deck(rules.deck_size)
         for seed in range(SEEDS_PER_TABLE):
             game = Game.deal(rules, players, seed=1000 * players + seed)

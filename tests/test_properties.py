@@ -29,7 +29,6 @@ from durak_core import (
     Game,
     Phase,
     Rules,
-    RulesError,
     State,
     dumps,
     loads,
@@ -61,17 +60,6 @@ class Setup:
         return Game.deal(self.rules, self.players, self.seed)
 
 
-def valid_player_counts(rules: Rules) -> list[int]:
-    counts = []
-    for players in range(2, 7):
-        try:
-            rules.check_players(players)
-        except RulesError:
-            continue
-        counts.append(players)
-    return counts
-
-
 @st.composite
 def setups(draw: st.DrawFn, max_choices: int = 200) -> Setup:
     preset = draw(st.sampled_from(sorted(PRESETS)))
@@ -85,7 +73,7 @@ def setups(draw: st.DrawFn, max_choices: int = 200) -> Setup:
     if deck is not None:
         changes["deck_size"] = deck
     rules = PRESETS[preset].rules.replace(**changes)
-    players = draw(st.sampled_from(valid_player_counts(rules)))
+    players = draw(st.sampled_from(rules.player_counts()))
     seed = draw(st.integers(min_value=0, max_value=2**32 - 1))
     choices = draw(st.lists(st.integers(0, 10_000), min_size=1, max_size=max_choices))
     return Setup(preset, rules, players, seed, tuple(choices))

@@ -18,7 +18,6 @@ from durak_core import (
     EventKind,
     Game,
     Rules,
-    RulesError,
     TrumpSwap,
     make_deck,
 )
@@ -47,17 +46,6 @@ def _configs() -> dict[str, Rules]:
 
 
 CONFIGS = _configs()
-
-
-def player_counts(rules: Rules) -> list[int]:
-    counts = []
-    for players in range(2, 7):
-        try:
-            rules.check_players(players)
-        except RulesError:
-            continue
-        counts.append(players)
-    return counts
 
 
 @dataclass
@@ -101,7 +89,7 @@ def run(config: str) -> Stats:
     rules = CONFIGS[config]
     universe = make_deck(rules.deck_size)
     stats = Stats()
-    for players in player_counts(rules):
+    for players in rules.player_counts():
         for seed in range(SEEDS):
             game = Game.deal(rules, players, seed=seed)
             rng = random.Random(seed)
@@ -131,7 +119,7 @@ def run(config: str) -> Stats:
 def test_random_games_end_properly(config: str) -> None:
     rules = CONFIGS[config]
     stats = run(config)
-    assert stats.games == SEEDS * len(player_counts(rules))
+    assert stats.games == SEEDS * len(rules.player_counts())
     assert stats.kinds[ActionKind.LEAD] > 0 and stats.kinds[ActionKind.TAKE] > 0
     assert stats.kinds[ActionKind.BEAT] > 0 and stats.kinds[ActionKind.THROW] > 0
     assert stats.kinds[ActionKind.PASS] > 0

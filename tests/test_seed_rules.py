@@ -23,7 +23,6 @@ from durak_core import (
     Event,
     EventKind,
     Game,
-    IllegalAction,
     Phase,
     PositionError,
     Rank,
@@ -36,49 +35,13 @@ from durak_core import (
     make_deck,
 )
 
-from .helpers import all_cards, card, cards, check_invariants
+from .helpers import all_cards, card, cards, check_invariants, of_kind, play, refuse
 
 # ---------------------------------------------------------------------------------- helpers
 
 
-def play(game: Game, moves: str) -> None:
-    """Play space-separated notations, e.g. ``play(g, "0:8C 1:10C/8C 0:pass")``."""
-    for move in moves.split():
-        game.play(move)
-
-
-def refuse(
-    game: Game, action: Action | str, reason: Reason, *, exact: bool = True, **params: Any
-) -> IllegalAction:
-    """Assert ``action`` is refused with ``reason`` and ``params`` (the whole dict when
-    ``exact``, else at least these keys), and that neither the state nor the events changed."""
-    before = game.state.copy()
-    n_events = game.event_count
-    history = game.history
-    if isinstance(action, str):
-        action = Action.parse(action)
-    assert not game.is_legal(action)
-    assert action not in game.legal_actions()
-    with pytest.raises(IllegalAction) as exc:
-        game.play(action)
-    assert exc.value.reason is reason, exc.value
-    if exact:
-        assert exc.value.params == params
-    else:
-        for key, value in params.items():
-            assert exc.value.params[key] == value, (key, exc.value.params)
-    assert game.state == before
-    assert game.event_count == n_events
-    assert game.history == history
-    return exc.value
-
-
 def kinds(events: list[Event] | tuple[Event, ...]) -> list[EventKind]:
     return [e.kind for e in events]
-
-
-def of_kind(game: Game, kind: EventKind, since: int = 0) -> list[Event]:
-    return [e for e in game.events_since(since) if e.kind is kind]
 
 
 def universe(game: Game) -> list[Card]:

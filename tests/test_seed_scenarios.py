@@ -10,8 +10,6 @@ Seats: Ana 0 → tú (you) 1 → Bruno 2 → Diana 3, clockwise.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from durak_core import (
@@ -23,7 +21,6 @@ from durak_core import (
     Event,
     EventKind,
     Game,
-    IllegalAction,
     Phase,
     PositionError,
     Rank,
@@ -33,40 +30,9 @@ from durak_core import (
     beats,
 )
 
-from .helpers import all_cards, card, cards, check_invariants
+from .helpers import all_cards, card, cards, check_invariants, of_kind, play, refuse
 
 ANA, YOU, BRUNO, DIANA = 0, 1, 2, 3
-
-
-def play(game: Game, moves: str) -> None:
-    for move in moves.split():
-        game.play(move)
-
-
-def refuse(
-    game: Game, action: Action | str, reason: Reason, *, exact: bool = True, **params: Any
-) -> IllegalAction:
-    """Assert ``action`` is refused with ``reason`` and ``params`` and changes nothing."""
-    before = game.state.copy()
-    n_events = game.event_count
-    if isinstance(action, str):
-        action = Action.parse(action)
-    assert action not in game.legal_actions()
-    with pytest.raises(IllegalAction) as exc:
-        game.play(action)
-    assert exc.value.reason is reason, exc.value
-    if exact:
-        assert exc.value.params == params
-    else:
-        for key, value in params.items():
-            assert exc.value.params[key] == value, (key, exc.value.params)
-    assert game.state == before
-    assert game.event_count == n_events
-    return exc.value
-
-
-def of_kind(game: Game, kind: EventKind, since: int = 0) -> list[Event]:
-    return [e for e in game.events_since(since) if e.kind is kind]
 
 
 # ================================================================== (a) the growing round

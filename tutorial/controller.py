@@ -10,7 +10,7 @@ re-renders everything, messages included.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -507,15 +507,7 @@ class LessonController:
     def _compare(self, step: Step) -> Comparison:
         ours = comparison_game(self.lesson, self.game, self.game.rules)
         theirs = comparison_game(self.lesson, self.game, step.rules or self.game.rules)
-        rows = []
-        for action in step.play:
-            a, b = ours.why_illegal(action), theirs.why_illegal(action)
-            rows.append(ComparisonRow(action, a, b))
-            if a is None:
-                ours.play(action)
-            if b is None:
-                theirs.play(action)
-        return Comparison(step.preset, tuple(rows))
+        return compare_games(ours, theirs, step.play, step.preset)
 
     # ------------------------------------------------------------------ views
 
@@ -770,6 +762,20 @@ class LessonController:
                 for row in comparison.rows
             ],
         }
+
+
+def compare_games(ours: Game, theirs: Game, actions: Sequence[Action], label: str) -> Comparison:
+    """Check every action under both games' rules, playing it where it is legal (so the two
+    games may part ways); ``ours`` and ``theirs`` are changed."""
+    rows = []
+    for action in actions:
+        a, b = ours.why_illegal(action), theirs.why_illegal(action)
+        rows.append(ComparisonRow(action, a, b))
+        if a is None:
+            ours.play(action)
+        if b is None:
+            theirs.play(action)
+    return Comparison(label, tuple(rows))
 
 
 def _describe_action(action: Action, tr: Gettext, names: list[str], you: int) -> str:

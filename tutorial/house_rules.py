@@ -18,7 +18,7 @@ from IPython.display import display
 
 from durak_core import PRESETS, Action, Rules, RulesError
 
-from .controller import Comparison, ComparisonRow, _describe_action
+from .controller import Comparison, _describe_action, compare_games
 from .explain import explain
 from .i18n import Gettext, I18n, language_choices
 from .lessons import LESSON_DIR, _position_game
@@ -66,15 +66,7 @@ def compare(scenario: Scenario, ours: Rules, theirs: Rules, preset: str = "") ->
     """Every move of ``scenario`` checked under both rule sets (an illegal move is skipped
     on that side, so the two games may part ways)."""
     a, b = _position_game(ours, scenario.position), _position_game(theirs, scenario.position)
-    rows = []
-    for action in scenario.play:
-        ra, rb = a.why_illegal(action), b.why_illegal(action)
-        rows.append(ComparisonRow(action, ra, rb))
-        if ra is None:
-            a.play(action)
-        if rb is None:
-            b.play(action)
-    return Comparison(preset, tuple(rows))
+    return compare_games(a, b, scenario.play, preset)
 
 
 def _escape(text: str) -> str:
