@@ -108,6 +108,7 @@ class GameApp(LessonApp):
             self.players.description = tr.gettext("Players")
             self.preset.description = tr.gettext("Rules")
             self.restart.description = tr.pgettext("button", "Same deal again")
+            self.stars.value = ""  # a free game earns no lesson stars
 
     def restart_lesson(self) -> None:
         """The same deal again, from the first card."""
