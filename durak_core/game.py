@@ -374,9 +374,6 @@ class Game:
                 if c in seen:
                     raise PositionError(f"{c} appears twice: in the {seen[c]} and the {where}")
                 seen[c] = where
-        for c in (c for p in pairs for c in p if c is not None):
-            if c in (x for h in hand_lists for x in h):
-                raise PositionError(f"{c} is both on the table and in a hand")
 
         if not 0 <= attacker < players:
             raise PositionError(f"attacker must be a seat 0..{players - 1}, not {attacker}")
@@ -403,8 +400,6 @@ class Game:
             raise PositionError(f"defender {s.defender} is not another seat still in play")
         s.bouts = bouts
         if pairs:
-            if not any(True for _ in ()) and pairs[0][0] is None:
-                raise PositionError("table pair 1 has no attack card")
             ranks = set()
             for i, (a, d) in enumerate(pairs):
                 if i and a.rank not in ranks:

@@ -513,32 +513,14 @@ def test_six_attack_cards_at_most_defence_cards_do_not_count_s0_s1_s3_item47() -
     check_invariants(game, deck)
 
 
-def test_seventh_attack_card_refused_with_cap_reached_any_time_s0_s1_s3_item47() -> None:
-    """S0, S1, S3 (item 47) with S2's timing (C12 any_time), so the cap is the only obstacle:
-    CAP_REACHED explains the limit (C7, C8)."""
-    game, _ = _six_card_position(Rules(throw_in_timing="any_time"))
-    play(game, "0:+9C")
-    refuse(
-        game,
-        "0:+6C",
-        Reason.CAP_REACHED,
-        exact=False,
-        cap=6,
-        base_cap=6,
-        first_bout_cap=False,
-        defender_hand=8,
-        hand_rule="at_defence_start",
-        scope="total",
-        on_table=6,
-    )
-
-
-def test_full_table_is_explained_by_the_cap_not_by_waiting_s0_s1_s3_item47() -> None:
-    """S0, S1, S3 (item 47): with six attack cards on the table no seventh may ever be added.
-    Under the classic after-all-beaten timing the refusal must still say CAP_REACHED: telling
-    the learner to wait for the defence (WAIT_FOR_DEFENCE) would be wrong, because after the
-    defence the bout simply ends (see the previous test)."""
-    game, _ = _six_card_position(Rules())
+@pytest.mark.parametrize("timing", ["any_time", "after_all_beaten"])
+def test_full_table_refuses_a_seventh_card_with_cap_reached_s0_s1_s3_item47(timing: str) -> None:
+    """S0, S1, S3 (item 47): with six attack cards on the table no seventh may ever be added,
+    and CAP_REACHED explains the limit (C7, C8). Under S2's timing (C12 any_time) the cap is
+    the only obstacle; under the classic after-all-beaten timing the refusal must still say
+    CAP_REACHED: telling the learner to wait for the defence (WAIT_FOR_DEFENCE) would be
+    wrong, because after the defence the bout simply ends."""
+    game, _ = _six_card_position(Rules(throw_in_timing=timing))
     play(game, "0:+9C")
     refuse(
         game,

@@ -12,23 +12,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 from IPython.display import display
 
 from .controller import LessonController, PanelView
-from .i18n import I18n, language_choices
+from .i18n import I18n
 from .lessons import Lesson, load_lessons
 from .names import Term, term
+from .page import PANEL_STYLE, escape, language_menu
 from .table_widget import TableWidget
 from .view_model import Click
 
 __all__ = ["LessonApp", "find_lesson", "stars_text"]
 
 log = logging.getLogger(__name__)
-_PANEL_CSS = (Path(__file__).resolve().parent / "static" / "panel.css").read_text(encoding="utf-8")
 _MAX_CHOICES = 4
 
 
@@ -43,10 +42,6 @@ def find_lesson(lesson_id: str) -> Lesson:
 
 def stars_text(stars: int, total: int = 3) -> str:
     return "★" * stars + "☆" * (total - stars)
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 class LessonApp:
@@ -65,12 +60,9 @@ class LessonApp:
         self.i18n = I18n(language)
         self.controller = LessonController(lesson, self.i18n, seed=seed, hints=hints)
         self.table = TableWidget()
-        self.style = w.HTML(f"<style>{_PANEL_CSS}</style>")
+        self.style = w.HTML(f"<style>{PANEL_STYLE}</style>")
         self.title = w.HTML()
-        self.language = w.Dropdown(
-            options=language_choices(), value=self.i18n.language, layout=w.Layout(width="auto")
-        )
-        self.language.add_class("durak-language")
+        self.language = language_menu(self.i18n)
         self.stars = w.HTML()
         self.step_label = w.HTML()
         self.text = w.HTML()
@@ -112,7 +104,6 @@ class LessonApp:
         self.table.on_click(self._on_click)
         self.controller.on_change(self.render)
         self.i18n.on_change(lambda _code: self.render())
-        self.language.observe(self._on_language, names="value")
         self.render()
 
     # ------------------------------------------------------------------ events
@@ -147,12 +138,6 @@ class LessonApp:
         self.controller.progress = merged
         self.render()
 
-    def _on_language(self, change: dict[str, Any]) -> None:
-        try:
-            self.i18n.set_language(str(change["new"]))
-        except ValueError:
-            log.warning("lesson page: unsupported language %r", change["new"])
-
     # ------------------------------------------------------------------ rendering
 
     def render(self) -> None:
@@ -166,19 +151,19 @@ class LessonApp:
         best_label = tr.gettext("Best result")
         with self.widget.hold_sync():
             self.title.value = (
-                f"<div class='durak-title'><h2>{_escape(panel['title'])}</h2>"
-                f"<p>{_escape(panel['summary'])}</p></div>"
+                f"<div class='durak-title'><h2>{escape(panel['title'])}</h2>"
+                f"<p>{escape(panel['summary'])}</p></div>"
             )
             self.stars.value = (
-                f"<div class='durak-stars' title='{_escape(best_label)}'>{stars_text(best)}</div>"
+                f"<div class='durak-stars' title='{escape(best_label)}'>{stars_text(best)}</div>"
             )
             self.language.description = term(Term.LANGUAGE, tr)
-            self.step_label.value = f"<div class='durak-step'>{_escape(panel['step_label'])}</div>"
+            self.step_label.value = f"<div class='durak-step'>{escape(panel['step_label'])}</div>"
             self.text.value = (
-                f"<div class='durak-say'>{_escape(panel['text'])}</div>" if panel["text"] else ""
+                f"<div class='durak-say'>{escape(panel['text'])}</div>" if panel["text"] else ""
             )
             self.question.value = (
-                f"<div class='durak-question'>{_escape(panel['question'])}</div>"
+                f"<div class='durak-question'>{escape(panel['question'])}</div>"
                 if panel["question"]
                 else ""
             )
@@ -213,15 +198,15 @@ class LessonApp:
         for i, row in enumerate(data["rows"]):
             cls = " class='durak-diverge'" if i == first else ""
             cells = [
-                f"<td>{_escape(row['move'])}</td>",
-                f"<td class='{'ok' if row['ours_ok'] else 'no'}'>{_escape(row['ours'])}</td>",
-                f"<td class='{'ok' if row['theirs_ok'] else 'no'}'>{_escape(row['theirs'])}</td>",
+                f"<td>{escape(row['move'])}</td>",
+                f"<td class='{'ok' if row['ours_ok'] else 'no'}'>{escape(row['ours'])}</td>",
+                f"<td class='{'ok' if row['theirs_ok'] else 'no'}'>{escape(row['theirs'])}</td>",
             ]
             rows.append(f"<tr{cls}>{''.join(cells)}</tr>")
         move = self.i18n.gettext("Move")
         head = (
-            f"<tr><th>{_escape(move)}</th><th>{_escape(data['ours'])}</th>"
-            f"<th>{_escape(data['theirs'])}</th></tr>"
+            f"<tr><th>{escape(move)}</th><th>{escape(data['ours'])}</th>"
+            f"<th>{escape(data['theirs'])}</th></tr>"
         )
         return f"<table class='durak-compare'>{head}{''.join(rows)}</table>"
 

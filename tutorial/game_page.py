@@ -13,16 +13,12 @@ import ipywidgets as w
 from durak_core import PRESETS, Game, Rules
 
 from .app import LessonApp
+from .i18n import N_
 from .lessons import Lesson, Step, _current_position
 
 __all__ = ["GameApp", "game_lesson"]
 
 NAMES = ("Ana", "Bruno", "Diana", "Elena", "Fiodor")
-
-
-def N_(message: str) -> str:
-    """Mark a msgid for extraction; it is translated when shown."""
-    return message
 
 
 def game_lesson(rules: Rules, players: int, preset: str, game: Game) -> Lesson:

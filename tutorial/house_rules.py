@@ -20,19 +20,14 @@ from durak_core import PRESETS, Action, Rules, RulesError
 
 from .controller import Comparison, _describe_action, compare_games
 from .explain import explain
-from .i18n import Gettext, I18n, language_choices
+from .i18n import N_, Gettext, I18n
 from .lessons import LESSON_DIR, _position_game
 from .names import Term, term
+from .page import PANEL_STYLE, escape, language_menu
 
 __all__ = ["HouseRulesApp", "Scenario", "compare", "load_scenarios"]
 
 
-def N_(message: str) -> str:
-    """Mark a msgid for extraction; it is translated when shown."""
-    return message
-
-
-_PANEL_CSS = (Path(__file__).resolve().parent / "static" / "panel.css").read_text(encoding="utf-8")
 SCENARIOS = LESSON_DIR / "house" / "scenarios.toml"
 SUBTITLE = N_("The same moves under two rule sets: where do they part ways?")
 
@@ -69,10 +64,6 @@ def compare(scenario: Scenario, ours: Rules, theirs: Rules, preset: str = "") ->
     return compare_games(a, b, scenario.play, preset)
 
 
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-
-
 class HouseRulesApp:
     """Two rule sets side by side over a chosen scenario."""
 
@@ -80,8 +71,7 @@ class HouseRulesApp:
         self.i18n = I18n(language)
         self.scenarios = load_scenarios()
         self.heading = w.HTML()
-        self.language = w.Dropdown(options=language_choices(), value=self.i18n.language)
-        self.language.add_class("durak-language")
+        self.language = language_menu(self.i18n)
         self.scenario = w.Dropdown(layout=w.Layout(width="auto"))
         self.left = w.Dropdown(options=list(PRESETS), value="durak_live_todos")
         self.right = w.Dropdown(options=list(PRESETS), value="durak_live_vecinos")
@@ -96,14 +86,11 @@ class HouseRulesApp:
         header.add_class("durak-header")
         panel = w.VBox([controls, toggles, self.result])
         panel.add_class("durak-panel")
-        self.widget = w.VBox([w.HTML(f"<style>{_PANEL_CSS}</style>"), header, panel])
+        self.widget = w.VBox([w.HTML(f"<style>{PANEL_STYLE}</style>"), header, panel])
         self.widget.add_class("durak-lesson")
         self._rendering = False
         for control in (self.scenario, self.left, self.right, self.transfer, self.after_take):
             control.observe(lambda _change: self.render(), names="value")
-        self.language.observe(
-            lambda change: self.i18n.set_language(str(change["new"])), names="value"
-        )
         self.i18n.on_change(lambda _code: self.render())
         self.render()
 
@@ -131,7 +118,7 @@ class HouseRulesApp:
         tr = self.i18n
         title, subtitle = tr.gettext("House rules"), tr.gettext(SUBTITLE)
         self.heading.value = (
-            f"<div class='durak-title'><h2>{_escape(title)}</h2><p>{_escape(subtitle)}</p></div>"
+            f"<div class='durak-title'><h2>{escape(title)}</h2><p>{escape(subtitle)}</p></div>"
         )
         self.language.description = term(Term.LANGUAGE, tr)
         options = [(tr.gettext(s.title), s.id) for s in self.scenarios]
@@ -163,13 +150,13 @@ class HouseRulesApp:
             for refusal, rules in ((row.ours, left), (row.theirs, right)):
                 if refusal is None:
                     allowed = tr.gettext("allowed")
-                    cells.append(f"<td class='ok'>{_escape(allowed)}</td>")
+                    cells.append(f"<td class='ok'>{escape(allowed)}</td>")
                 else:
                     text = explain(refusal, tr, players=names, you=you, rules=rules)
-                    cells.append(f"<td class='no'>{_escape(text)}</td>")
+                    cells.append(f"<td class='no'>{escape(text)}</td>")
             move = _describe_action(row.action, tr, names, you if you is not None else -1)
             cls = " class='durak-diverge'" if i == first else ""
-            rows.append(f"<tr{cls}><td>{_escape(move)}</td>{''.join(cells)}</tr>")
+            rows.append(f"<tr{cls}><td>{escape(move)}</td>{''.join(cells)}</tr>")
         verdict = (
             tr.gettext("The two rule sets agree on every move here.")
             if first is None
@@ -177,10 +164,10 @@ class HouseRulesApp:
         )
         summary, move = tr.gettext(scenario.summary), tr.gettext("Move")
         return (
-            f"<p class='durak-say'>{_escape(summary)}</p>"
-            f"<table class='durak-compare'><tr><th>{_escape(move)}</th>"
-            f"<th>{_escape(str(self.left.value))}</th><th>{_escape(str(self.right.value))}</th></tr>"
-            f"{''.join(rows)}</table><p class='durak-say'><strong>{_escape(verdict)}</strong></p>"
+            f"<p class='durak-say'>{escape(summary)}</p>"
+            f"<table class='durak-compare'><tr><th>{escape(move)}</th>"
+            f"<th>{escape(str(self.left.value))}</th><th>{escape(str(self.right.value))}</th></tr>"
+            f"{''.join(rows)}</table><p class='durak-say'><strong>{escape(verdict)}</strong></p>"
         )
 
     def show(self) -> None:

@@ -45,6 +45,7 @@ from babel.support import Translations
 __all__ = [
     "DEFAULT_LANGUAGE",
     "DOMAIN",
+    "N_",
     "SUPPORTED_LANGUAGES",
     "CatalogNotFoundError",
     "Gettext",
@@ -102,6 +103,12 @@ class Gettext(Protocol):
 
 
 # --------------------------------------------------------------------------- language codes
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` as a msgid for extraction without translating it: it is translated
+    later, when it is shown (e.g. titles kept in data)."""
+    return message
 
 
 def normalize_language(code: str | None) -> str | None:

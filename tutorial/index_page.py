@@ -4,21 +4,20 @@ house-rules and full-game pages. A notebook only needs ``IndexApp().show()``."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import anywidget
 import ipywidgets as w
 from IPython.display import display
 from traitlets import Dict
 
-from .i18n import I18n, language_choices
+from .i18n import I18n
 from .lessons import Lesson, load_lessons
 from .names import Term, term
+from .page import PANEL_STYLE, escape, language_menu
 
 __all__ = ["IndexApp", "LessonList", "notebook_name"]
 
 _STATIC = Path(__file__).resolve().parent / "static"
-_PANEL_CSS = (_STATIC / "panel.css").read_text(encoding="utf-8")
 
 
 def notebook_name(lesson: Lesson) -> str:
@@ -41,19 +40,14 @@ class IndexApp:
         self.i18n = I18n(language)
         self.lessons = load_lessons()
         self.heading = w.HTML()
-        self.language = w.Dropdown(options=language_choices(), value=self.i18n.language)
-        self.language.add_class("durak-language")
+        self.language = language_menu(self.i18n)
         self.list = LessonList()
         header = w.HBox([self.heading, self.language])
         header.add_class("durak-header")
-        self.widget = w.VBox([w.HTML(f"<style>{_PANEL_CSS}</style>"), header, self.list])
+        self.widget = w.VBox([w.HTML(f"<style>{PANEL_STYLE}</style>"), header, self.list])
         self.widget.add_class("durak-lesson")
-        self.language.observe(self._on_language, names="value")
         self.i18n.on_change(lambda _code: self.render())
         self.render()
-
-    def _on_language(self, change: dict[str, Any]) -> None:
-        self.i18n.set_language(str(change["new"]))
 
     def render(self) -> None:
         tr = self.i18n
@@ -62,7 +56,9 @@ class IndexApp:
             "Durak is the card game everybody plays in Russia. Click through real game "
             "situations: watch a move, make one, and find out why a card is refused."
         )
-        self.heading.value = f"<div class='durak-title'><h2>{title}</h2><p>{intro}</p></div>"
+        self.heading.value = (
+            f"<div class='durak-title'><h2>{escape(title)}</h2><p>{escape(intro)}</p></div>"
+        )
         self.language.description = term(Term.LANGUAGE, tr)
         self.list.view = {
             "lang": tr.language,
