@@ -3,13 +3,17 @@ input changes nothing, steps and stars follow the lesson, free play runs the oth
 
 from __future__ import annotations
 
+import json
+import reprlib
 from typing import Any
 
 import pytest
 
+from tests.lesson_clicks import clicks_for, complete
 from tutorial.controller import LessonController, stars_for
 from tutorial.i18n import I18n
-from tutorial.lessons import parse_lesson
+from tutorial.lessons import Lesson, load_lessons, parse_lesson
+from tutorial.view_model import Click
 
 BASE: dict[str, Any] = {
     "id": "test",
@@ -233,3 +237,270 @@ def test_comparison_shows_where_rule_sets_part() -> None:
     last = comparison["rows"][7]
     assert last["ours_ok"] and not last["theirs_ok"]
     assert "8" in last["theirs"]  # only the first attack card's rank
+
+
+# ------------------------------------------------------------------------------ resume
+
+
+def find_lesson(lesson_id: str) -> Lesson:
+    return next(lesson for lesson in load_lessons() if lesson.id == lesson_id)
+
+
+def _json(value: Any) -> Any:
+    """Through JSON, as the browser stores it; a message's ``id`` only counts redraws."""
+    value = json.loads(json.dumps(value))
+    if isinstance(value, dict) and isinstance(value.get("message"), dict):
+        value["message"].pop("id", None)
+    return value
+
+
+def _snapshot(c: LessonController) -> tuple[Any, Any, Any]:
+    return _json(c.resume_state()), _json(c.table_view()), _json(c.panel_view())
+
+
+def _resumed(lesson: Lesson, state: Any) -> LessonController:
+    r = LessonController(lesson, I18n("en"))
+    assert r.resume(state), state
+    return r
+
+
+@pytest.mark.parametrize("lesson", load_lessons(), ids=lambda lesson: lesson.id)
+def test_resuming_at_every_step_gives_what_clicking_through_gave(lesson: Lesson) -> None:
+    walked = LessonController(lesson, I18n("en"))
+    snapshots: list[tuple[Any, Any, Any]] = []
+    complete(walked, on_step=lambda c: snapshots.append(_snapshot(c)))
+    snapshots.append(_snapshot(walked))
+    assert {s[0]["step"] for s in snapshots} == set(range(len(lesson.steps) + 1))
+    for state, table, panel in snapshots:
+        resumed = _resumed(lesson, state)
+        assert _json(resumed.table_view()) == table, state
+        assert _json(resumed.panel_view()) == panel, state
+        assert resumed.resume_state() == state
+
+
+def _learner_clicks(c: LessonController) -> list[Click]:
+    action = next(a for a in c.game.legal_actions() if a.seat == c.you)
+    return clicks_for(c, action)
+
+
+@pytest.mark.parametrize("at_step", [2, None], ids=["mid-lesson", "after-the-lesson"])
+def test_resuming_free_play_replays_every_move_exactly(at_step: int | None) -> None:
+    lesson = find_lesson("transfer")
+    walked = LessonController(lesson, I18n("ru"), seed=5)
+    if at_step is None:
+        complete(walked)
+    else:
+        while walked.index < at_step:
+            walked.next()
+    walked.continue_free_play()
+    states = [_snapshot(walked)]
+    while walked.game.outcome is None:
+        for click in _learner_clicks(walked):
+            walked.click(click)
+        states.append(_snapshot(walked))
+    assert len(states) > 2 and states[-1][0]["free"]
+    for state, table, panel in states:
+        resumed = LessonController(lesson, I18n("ru"), seed=99)  # other opponents' luck
+        assert resumed.resume(state)
+        assert resumed.game.history == walked.game.history[: len(state["actions"])]
+        assert _json(resumed.table_view()) == table
+        assert _json(resumed.panel_view()) == panel
+
+
+def test_a_resumed_score_and_hint_are_kept() -> None:
+    lesson = find_lesson("beating")
+    c = LessonController(lesson, I18n("es"))
+    while c.step is not None and c.step.kind != "move":
+        if c.step.kind == "question":
+            c.answer_question(next(i for i, x in enumerate(c.step.choices) if x.correct))
+        c.next()
+    step = c.step
+    assert step is not None and step.wrong
+    for click in clicks_for(c, step.wrong[0].play):
+        c.click(click)
+    c.hint()
+    state = _json(c.resume_state())
+    assert state["mistakes"] == 1 and state["hinted"] == [c.index] and state["hint"]
+    r = LessonController(lesson, I18n("es"))
+    assert r.resume(state)
+    panel = r.panel_view()
+    assert (panel["mistakes"], panel["hints_used"]) == (1, 1)
+    assert r.table_view()["message"] == c.table_view()["message"] | {
+        "id": r.table_view()["message"]["id"]  # type: ignore[index]
+    }
+    hinted = [h["id"] for h in c.table_view()["hand"] if h.get("mark") == "hint"]
+    assert hinted and hinted == [h["id"] for h in r.table_view()["hand"] if h.get("mark") == "hint"]
+
+
+def _fresh_state() -> dict[str, Any]:
+    lesson = find_lesson("transfer")
+    c = LessonController(lesson, I18n("en"))
+    complete(c)
+    return c.resume_state()
+
+
+def _variants() -> list[object]:
+    good = _fresh_state()
+    broken: list[object] = [
+        None,
+        "state",
+        [good],
+        {},
+        {**good, "extra": 1},
+        {k: v for k, v in good.items() if k != "actions"},
+        {**good, "v": 2},
+        {**good, "lesson": "beating"},
+        {**good, "step": -1},
+        {**good, "step": 10_000},
+        {**good, "step": True},
+        {**good, "step": 3.0},
+        {**good, "step": "3"},
+        {**good, "mistakes": -1},
+        {**good, "mistakes": 30_000_000},
+        {**good, "mistakes": [1]},
+        {**good, "done": "yes"},
+        {**good, "free": 1},
+        {**good, "completed": False},  # the last step index means the lesson is over
+        {**good, "hinted": [0, 0]},
+        {**good, "hinted": [99]},
+        {**good, "hinted": "0"},
+        {**good, "hint": True},  # no hint on a finished lesson
+        {**good, "actions": "0:9C"},
+        {**good, "actions": good["actions"][:-1]},  # a move missing
+        {**good, "actions": [*good["actions"], "0:7D"]},  # a move too many
+        {**good, "actions": ["1:AS", *good["actions"][1:]]},  # not the lesson's move
+        {**good, "actions": ["x" * 10_000]},
+        {**good, "actions": ["0:9C"] * 100_000},
+        {**good, "actions": [None]},
+        {**good, "free": True, "actions": [*good["actions"], "1:AS"]},  # illegal in free play
+    ]
+    return broken
+
+
+@pytest.mark.parametrize("state", _variants(), ids=lambda s: reprlib.repr(s)[:50])
+def test_an_invalid_resume_state_changes_nothing(state: object) -> None:
+    lesson = find_lesson("transfer")
+    c = LessonController(lesson, I18n("en"))
+    c.next()
+    c.next()
+    c.click(card("hand", "8C"))  # type: ignore[arg-type]  # a refusal: a message, a mistake
+    calls: list[int] = []
+    c.on_change(lambda: calls.append(1))
+    before = _snapshot(c)
+    game = c.game
+    history = game.history
+    assert not c.resume(state)
+    assert c.game is game and game.history == history
+    assert _snapshot(c) == before and calls == []
+    assert c.table_view()["message"] == c.table_view()["message"]  # still renders
+
+
+def test_a_game_not_started_from_the_lessons_position_is_not_resumed() -> None:
+    """A dealt game (``start=``) can't be rebuilt from public moves: its deal is secret."""
+    lesson = find_lesson("transfer")
+    walked = LessonController(lesson, I18n("en"))
+    walked.next()
+    state = walked.resume_state()
+    dealt = LessonController(lesson, I18n("en"), start=lesson.start)  # equal start: resumable
+    assert dealt.resumable() and dealt.resume(state)
+    other = LessonController(lesson, I18n("en"), start=lambda: lesson.start())
+    assert not other.resumable() and not other.resume(state)
+    assert other.index == 0
+
+
+def test_forged_back_on_the_play_page_takes_back_nothing() -> None:
+    from tutorial.game_page import GameApp
+
+    app = GameApp(language="en", seed=7)
+    c = app.controller
+    for _ in range(3):  # a few moves, so there is something to take back
+        for click in _learner_clicks(c):
+            app.table._handle_browser_msg(None, click, [])
+    history = c.game.history
+    assert len(history) >= 3 and c.free_play
+    for button in (app.back, app.hint, app.next, app.free):
+        assert button.layout.display == "none"
+        button._handle_button_msg(None, {"event": "click"}, [])  # as a comm message would
+    assert c.game.history == history and c.free_play and c.hints_used == 0
+
+
+# ------------------------------------------------------------------------------ forged clicks
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", "That is Ana's card: you can only play cards from your own hand."),
+        ("es", "Esa carta la tiene Ana: solo puedes jugar cartas de tu mano."),
+        ("ru", "Эту карту держит Ана: играть можно только картами из своей руки."),
+    ],
+)
+def test_a_click_on_an_opponents_face_up_card_is_explained(lang: str, expected: str) -> None:
+    c = controller(lang)
+    c.next()
+    c.next()
+    shown = c.table_view()["seats"][0]
+    assert [x["id"] for x in shown.get("cards", [])] == ["7C", "QD"]
+    before = c.game.state.copy()
+    c.click(card("seat", "QD"))  # type: ignore[arg-type]
+    message = c.table_view()["message"]
+    assert message is not None and message["kind"] == "info"
+    assert message["text"] == expected
+    assert c.game.state == before and c.mistakes == 0
+
+
+def test_a_seat_click_never_names_the_holder_of_a_hidden_card() -> None:
+    c = controller("en", show=[])
+    c.next()
+    c.next()
+    assert "cards" not in c.table_view()["seats"][0]
+    c.click(card("seat", "QD"))  # type: ignore[arg-type]  # Ana holds it, face down
+    text = c.table_view()["message"]["text"]  # type: ignore[index]
+    assert text == "You can only play cards from your own hand." and "Ana" not in text
+    c.click(card("seat", "AS"))  # type: ignore[arg-type]  # nobody holds it
+    assert c.table_view()["message"]["text"] == text  # type: ignore[index]
+
+
+def test_free_play_shows_no_hand_but_the_learners() -> None:
+    c = controller()
+    c.next()
+    assert "cards" in c.table_view()["seats"][0]
+    c.continue_free_play()
+    assert all("cards" not in seat for seat in c.table_view()["seats"])
+    c.click(card("seat", "QD"))  # type: ignore[arg-type]
+    assert "Ana" not in c.table_view()["message"]["text"]  # type: ignore[index]
+    c.back()
+    assert "cards" in c.table_view()["seats"][0]  # the lesson shows it again
+
+
+def test_navigation_off_refuses_back_hint_and_next_even_when_forged() -> None:
+    c = LessonController(parse_lesson(BASE, "test.toml"), I18n("en"), navigation=False)
+    calls: list[int] = []
+    c.on_change(lambda: calls.append(1))
+    c.continue_free_play()
+    assert c.free_play and calls == [1]
+    history = c.game.history
+    panel = c.panel_view()
+    assert not (panel["can_back"] or panel["can_hint"] or panel["can_next"])
+    assert not panel["can_free_play"]
+    for forged in (c.back, c.hint, c.next, c.continue_free_play):
+        forged()
+    assert c.free_play and c.game.history == history and c.hints_used == 0
+    assert calls == [1]
+
+
+def test_unavailable_panel_actions_do_nothing() -> None:
+    c = controller()
+    calls: list[int] = []
+    c.on_change(lambda: calls.append(1))
+    c.back()  # the first step: nothing to go back to
+    c.hint()  # a say step has no hint
+    c.answer_question(0)  # not a question
+    assert calls == [] and c.index == 0 and c.hints_used == 0 and c.mistakes == 0
+    c.next()
+    c.next()
+    c.next()  # the move is not made yet
+    assert c.index == 2
+    no_free = LessonController(parse_lesson({**BASE, "free_play": False}, "t.toml"), I18n("en"))
+    no_free.continue_free_play()
+    assert not no_free.free_play

@@ -360,3 +360,22 @@ def test_a_failing_handler_is_contained_and_logged(
     # the widget still works
     table.show(make_view(["7S"]))
     assert table.view["hand"][0]["id"] == "7S"
+
+
+def test_a_click_on_a_face_up_opponent_card_is_answered(
+    messages: list[tuple[str, Any]],
+) -> None:
+    from tutorial.app import LessonApp
+
+    app = LessonApp("beating", language="en")
+    seat = next(s for s in app.table.view["seats"] if "cards" in s)
+    history = app.controller.game.history
+    messages.clear()
+    browser_says(app.table, {"type": "card", "zone": "seat", "id": seat["cards"][0]["id"]})
+    message = app.table.view["message"]
+    assert message["kind"] == "info"
+    assert message["text"] == (
+        f"That is {seat['name']}'s card: you can only play cards from your own hand."
+    )
+    assert app.controller.game.history == history
+    assert any(data.get("state", {}).get("view") for _, data in messages)  # redrawn

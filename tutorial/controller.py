@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from durak_core import (
     Action,
@@ -45,12 +45,23 @@ from .names import (
     you_label,
 )
 from .opponent import choose
+from .progress import stored_stars
 from .view_model import ActionButton, CardView, Click, Message, PairView, SeatView, TableView
 
-__all__ = ["Comparison", "LessonController", "PanelView", "stars_for"]
+__all__ = ["RESUME_VERSION", "Comparison", "LessonController", "PanelView", "stars_for"]
 
 Text = Callable[[Gettext], str]
 MessageKind = Literal["info", "error", "success", "question"]
+
+RESUME_VERSION: Final = 1
+"""Version of :meth:`LessonController.resume_state`'s snapshot."""
+_RESUME_KEYS: Final = frozenset(
+    {"v", "lesson", "step", "done", "completed", "mistakes", "hinted", "hint", "free", "actions"}
+)
+_MAX_ACTIONS: Final = 2_000
+"""More actions than any game can have (52 cards, 6 players)."""
+_MAX_NOTATION: Final = 16
+_MAX_MISTAKES: Final = 100_000
 
 
 def stars_for(par: int, mistakes: int, hints: int) -> int:
@@ -101,10 +112,14 @@ class LessonController:
         seed: int = 0,
         hints: bool = False,
         start: Callable[[], Game] | None = None,
+        navigation: bool = True,
     ) -> None:
         self.lesson = lesson
         self.i18n = i18n
         self.hints = hints
+        self.navigation = navigation
+        """``False`` on pages without Back, Hint and Next (the full-game page): the controller
+        then refuses them even when a forged click asks (never trust a hidden button)."""
         self._start = start or lesson.start
         self._rng = random.Random(seed)
         self._listeners: list[Callable[[], None]] = []
@@ -203,8 +218,7 @@ class LessonController:
             self.completed = True
             lesson_id = self.lesson.id
             stars = self.stars()
-            best = self.progress.get(lesson_id, {})
-            if not isinstance(best, dict) or stars > int(best.get("stars", 0) or 0):
+            if stars > stored_stars(self.progress, lesson_id):
                 self.progress = {**self.progress, lesson_id: {"stars": stars}}
         stars = self.stars()
         self.message = (
@@ -214,9 +228,29 @@ class LessonController:
             ),
         )
 
+    # What the panel offers now. Every handler re-checks these: a click can be forged.
+
+    def can_next(self) -> bool:
+        return self.navigation and self.step_done and not self.completed and not self.free_play
+
+    def can_back(self) -> bool:
+        return self.navigation and (self.index > 0 or self.free_play)
+
+    def can_hint(self) -> bool:
+        step = self.step
+        return (
+            self.navigation
+            and step is not None
+            and step.kind in ("move", "question")
+            and not self.step_done
+        )
+
+    def can_free_play(self) -> bool:
+        return self.lesson.free_play and self.game.outcome is None and not self.free_play
+
     def next(self) -> None:
         """Go on to the next step (when the current one is done)."""
-        if self.free_play or self.completed or not self.step_done:
+        if not self.can_next():
             return
         self.index += 1
         self._enter()
@@ -224,6 +258,8 @@ class LessonController:
 
     def back(self) -> None:
         """Go back one step, restoring the position it started from."""
+        if not self.can_back():
+            return
         if self.free_play:
             self.free_play = False
             self.index = min(self.index, len(self.lesson.steps) - 1)
@@ -247,7 +283,7 @@ class LessonController:
     def hint(self) -> None:
         """Show the step's hint (and the card it points at); costs a star point once per step."""
         step = self.step
-        if step is None or step.kind not in ("move", "question") or self.step_done:
+        if step is None or not self.can_hint():
             return
         if self.index not in self._hinted_steps:
             self._hinted_steps.add(self.index)
@@ -262,7 +298,7 @@ class LessonController:
 
     def continue_free_play(self) -> None:
         """Play the rest of the deal from here; the other seats move by themselves."""
-        if self.game.outcome is not None:
+        if not self.can_free_play():
             return
         self.free_play = True
         self.selected = self.target = self.explained = None
@@ -305,6 +341,194 @@ class LessonController:
             )
         self._changed()
 
+    # ------------------------------------------------------------------ resume
+
+    def resumable(self) -> bool:
+        """The game starts from the lesson's own position, so it can be rebuilt from the
+        actions alone. A game from another ``start`` (a deal) cannot: its deal is secret and
+        is not in :meth:`resume_state`; the full-game page seals its deal itself and sets the
+        lesson and start back before resuming."""
+        return bool(self._start == self.lesson.start)
+
+    def resume_state(self) -> dict[str, Any]:
+        """A small JSON snapshot to start again where the learner was (see :meth:`resume`):
+        the step, whether it is done, the score, the free-play flag and the game's actions
+        in notation. Everything in it is public: the moves were all played face up."""
+        return {
+            "v": RESUME_VERSION,
+            "lesson": self.lesson.id,
+            "step": self.index,
+            "done": self.step_done,
+            "completed": self.completed,
+            "mistakes": self.mistakes,
+            "hinted": sorted(self._hinted_steps),
+            "hint": self.hint_shown,
+            "free": self.free_play,
+            "actions": [str(action) for action in self.game.history],
+        }
+
+    def resume(self, state: object) -> bool:
+        """Rebuild the lesson from :meth:`resume_state`'s ``state``: restart, then replay
+        every step and every action through the lesson and the engine. Anything invalid
+        (wrong types or bounds, another lesson, a move the engine or the step refuses)
+        leaves everything exactly as it was and returns ``False``. Listeners are told once,
+        on success."""
+        parsed = self._parse_resume(state)
+        if parsed is None or not self.resumable():
+            return False
+        saved = dict(self.__dict__)
+        listeners, self._listeners = self._listeners, []
+        try:
+            ok = self._replay(*parsed)
+        except Exception:  # a bad state must never break the page: just refuse it
+            ok = False
+        finally:
+            self._listeners = listeners
+        if not ok:
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            return False
+        self._changed()
+        return True
+
+    def _parse_resume(
+        self, state: object
+    ) -> tuple[int, bool, bool, int, frozenset[int], bool, bool, list[Action]] | None:
+        if not isinstance(state, dict) or set(state) != _RESUME_KEYS:
+            return None
+        steps = len(self.lesson.steps)
+        step, mistakes = state["step"], state["mistakes"]
+        hinted, actions = state["hinted"], state["actions"]
+        flags = [state[key] for key in ("done", "completed", "hint", "free")]
+        if (
+            state["v"] != RESUME_VERSION
+            or state["lesson"] != self.lesson.id
+            or type(step) is not int
+            or not 0 <= step <= steps
+            or type(mistakes) is not int
+            or not 0 <= mistakes <= _MAX_MISTAKES
+            or not all(type(flag) is bool for flag in flags)
+            or not isinstance(hinted, list)
+            or len(hinted) > steps
+            or not all(type(i) is int and 0 <= i < steps for i in hinted)
+            or len(set(hinted)) != len(hinted)
+            or not isinstance(actions, list)
+            or len(actions) > _MAX_ACTIONS
+            or not all(isinstance(a, str) and len(a) <= _MAX_NOTATION for a in actions)
+        ):
+            return None
+        try:
+            played = [Action.parse(a) for a in actions]
+        except (ValueError, CardError):
+            return None
+        done, completed, hint, free = flags
+        return step, done, completed, mistakes, frozenset(hinted), hint, free, played
+
+    def _replay(
+        self,
+        index: int,
+        done: bool,
+        completed: bool,
+        mistakes: int,
+        hinted: frozenset[int],
+        hint: bool,
+        free: bool,
+        actions: list[Action],
+    ) -> bool:
+        """Walk the lesson to step ``index`` the way a learner does, taking the learner's
+        moves from ``actions``; then free play the rest. ``False`` when anything disagrees."""
+        steps = self.lesson.steps
+        if completed != (index == len(steps)):
+            return False
+        progress = self.progress
+        self._reset()
+        self.progress = progress
+        # the score first: finishing the lesson on the way records its stars
+        self.mistakes = mistakes
+        self._hinted_steps = set(hinted)
+        self.hints_used = len(hinted)
+        moves = iter(actions)
+        while True:
+            played = len(self.game.history)
+            if list(self.game.history) != actions[:played]:
+                return False
+            moves = iter(actions[played:])
+            if self.index == index or self.completed:
+                break
+            step = self.step
+            assert step is not None
+            if step.kind == "move":
+                if not self._replay_move(next(moves, None)):
+                    return False
+            elif step.kind == "question":
+                self._replay_answer(step)
+            self.index += 1
+            self._enter()
+        if self.index != index or self.completed != completed:
+            return False
+        step = self.step
+        if done and step is not None and step.kind in ("move", "question"):
+            if step.kind == "move":
+                if not self._replay_move(next(moves, None)):
+                    return False
+            else:
+                self._replay_answer(step)
+        if self.step_done != done and not completed:
+            return False
+        if not free and len(self.game.history) != len(actions):
+            return False
+        if hint:
+            if step is None or done or self.index not in hinted:
+                return False
+            self.hint_shown = True
+            text = step.hint
+            self.message = (
+                "info",
+                (lambda tr: tr.gettext(text))
+                if text
+                else (lambda tr: tr.gettext("Look at the highlighted card.")),
+            )
+        if free:
+            return self._replay_free_play(actions[len(self.game.history) :])
+        return True
+
+    def _replay_move(self, action: Action | None) -> bool:
+        step = self.step
+        if action is None or step is None or action.seat != self.you:
+            return False
+        if self.game.why_illegal(action) is not None or not self._expected(step, action):
+            return False
+        self._try(action)
+        return self.step_done and self.game.history[-1] == action
+
+    def _replay_answer(self, step: Step) -> None:
+        self.answer_question(next(i for i, c in enumerate(step.choices) if c.correct))
+
+    def _replay_free_play(self, actions: list[Action]) -> bool:
+        if not self.can_free_play():
+            return False
+        self.free_play = True
+        self.selected = self.target = self.explained = None
+        self.since = self.game.event_count
+        self.message = (
+            "info",
+            lambda tr: tr.gettext(
+                "Free play: the others move by themselves. Your turn when the table waits for you."
+            ),
+        )
+        for action in actions:
+            if self.game.why_illegal(action) is not None:
+                return False
+            if action.seat == self.you:
+                self.since = self.game.event_count
+                self.message = None
+            self.game.play(action)
+        if self.game.outcome is not None:
+            self._game_over_message(self.game.outcome.durak)
+        else:
+            self._run_opponents()
+        return True
+
     # ------------------------------------------------------------------ clicks
 
     def click(self, click: Click) -> None:
@@ -319,6 +543,8 @@ class LessonController:
                 self._click_table(card)
             elif click.get("zone") == "hand":
                 self._click_hand(card)
+            elif click.get("zone") == "seat":
+                self._click_seat(card)
         elif kind == "action":
             self._click_action(str(click.get("id", "")))
         self._changed()
@@ -382,6 +608,34 @@ class LessonController:
             self._try(Action.lead(you, card))
         else:
             self._try(Action.throw(you, card))
+
+    def shown_seats(self) -> frozenset[int]:
+        """Other seats whose hands the table shows face up: the lesson's ``show`` seats while
+        the lesson runs; none in free play, which is a real game from then on."""
+        if self.free_play:
+            return frozenset()
+        return self.lesson.show - {self.you}
+
+    def _click_seat(self, card: Card) -> None:
+        """A click on another player's face-up card: say whose it is (only when the table
+        shows it there: naming the holder of a hidden card would give it away)."""
+        s = self.game.state
+        owner = next((seat for seat in self.shown_seats() if card in s.hands[seat]), None)
+        self.selected = self.target = None
+        if owner is None:
+            self.message = (
+                "info",
+                lambda tr: tr.gettext("You can only play cards from your own hand."),
+            )
+            return
+        names = self.names
+        self.message = (
+            "info",
+            lambda tr: tr.gettext(
+                "That is {player}'s card: you can only play cards from your own hand.",
+                player=names(tr)[owner],
+            ),
+        )
 
     def _click_table(self, card: Card) -> None:
         if not self._accepting_moves():
@@ -592,7 +846,7 @@ class LessonController:
                 "you": seat == you,
                 "acting": seat in actors,
             }
-            if seat in self.lesson.show and seat != you:
+            if seat in self.shown_seats():
                 view["cards"] = [self._card(c, tr) for c in s.hands[seat]]
             seats.append(view)
         defender_turn = you == s.defender and game.phase is Phase.BOUT and not s.taking
@@ -715,15 +969,13 @@ class LessonController:
             if step is not None and step.kind == "question"
             else [],
             comparison=self._comparison_rows(tr),
-            can_next=self.step_done and not self.completed and not self.free_play,
-            can_back=self.index > 0 or self.free_play,
-            can_hint=step is not None and step.kind in ("move", "question") and not self.step_done,
-            can_free_play=lesson.free_play and self.game.outcome is None and not self.free_play,
+            can_next=self.can_next(),
+            can_back=self.can_back(),
+            can_hint=self.can_hint(),
+            can_free_play=self.can_free_play(),
             completed=self.completed,
             stars=self.stars() if self.completed else 0,
-            best_stars=int(self.progress.get(lesson.id, {}).get("stars", 0) or 0)
-            if isinstance(self.progress.get(lesson.id), dict)
-            else 0,
+            best_stars=stored_stars(self.progress, lesson.id),
             mistakes=self.mistakes,
             hints_used=self.hints_used,
         )

@@ -1,0 +1,164 @@
+"""Hardening inside the kernel that serves a page: nothing the learner's browser can send
+creates widgets, and no log line or traceback reaches the page.
+
+Pages call :func:`harden_kernel` (any number of times). What it does, checked against
+ipykernel 7.4, comm 0.2 and ipywidgets 8.1:
+
+* **Logs go to the server log only.** In an ipykernel, ``sys.stderr`` is forwarded to the
+  browser as ``stream`` messages, and so is the process's file descriptor 2 itself
+  (``capture_fd_output``): ``sys.__stderr__`` is not private either. The kernel keeps a copy
+  of the original descriptor (``sys.stderr._original_stdstream_copy``, where its own log
+  goes); the ``tutorial`` and ``durak_core`` loggers, Python's last-resort handler (used by
+  every logger without a handler: ``Comm``, ``ipykernel.comm``…) and warnings write there.
+  Outside a kernel that is plain ``sys.__stderr__``.
+* **Widget exceptions are logged, not shown.** ipywidgets shows an exception raised in a
+  widget's message handler or callback with ``get_ipython().showtraceback()``, which sends an
+  ``error`` message with the traceback (and server paths) to the page. ipywidgets' widget
+  module gets a ``get_ipython`` whose ``showtraceback`` logs instead.
+* **The browser cannot create widgets.** A ``comm_open`` for the ``jupyter.widget`` target
+  would build any registered widget class in the kernel (issue 8c: 3 000 forged widgets took
+  +20 MB). The target now closes such a comm at once and creates nothing. The pages never
+  need it: every widget is created by the kernel. ``jupyter.widget.control`` (the browser
+  asking for the widgets' state) keeps working.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import sys
+import threading
+from typing import Any, Final, TextIO
+
+__all__ = ["LOGGERS", "harden_kernel", "refuse_widget_comm", "server_log_stream"]
+
+log = logging.getLogger("tutorial.kernel")
+
+LOGGERS: Final = ("tutorial", "durak_core")
+"""The project's loggers: they write to the server log only."""
+
+_lock = threading.Lock()
+_stream: TextIO | None = None
+
+
+def server_log_stream() -> TextIO:
+    """Where the kernel process's own log goes (the server's log), never to the page."""
+    global _stream
+    with _lock:
+        if _stream is None:
+            fd = getattr(sys.stderr, "_original_stdstream_copy", None)
+            if isinstance(fd, int) and fd >= 0:
+                try:
+                    raw = os.fdopen(os.dup(fd), "wb", buffering=0)
+                    _stream = io.TextIOWrapper(
+                        raw, encoding="utf-8", errors="backslashreplace", line_buffering=True
+                    )
+                except OSError:
+                    _stream = None
+            if _stream is None:
+                _stream = sys.__stderr__ or io.StringIO()
+        return _stream
+
+
+class ServerLogHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """A handler writing to :func:`server_log_stream`."""
+
+    def __init__(self, level: int = logging.NOTSET) -> None:
+        super().__init__(server_log_stream())
+        self.setLevel(level)
+        self.setFormatter(logging.Formatter("[%(name)s] %(levelname)s | %(message)s"))
+
+
+def _in_kernel() -> bool:
+    shell = _shell()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def _shell() -> Any:
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython comes with ipywidgets
+        return None
+    return get_ipython()
+
+
+def _route_logs() -> None:
+    # py.warnings: logging.captureWarnings sends warnings there (and would give it a
+    # NullHandler, bypassing the last resort)
+    for name in (*LOGGERS, "py.warnings"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(h, ServerLogHandler) for h in logger.handlers):
+            logger.addHandler(ServerLogHandler())
+        if logger.level == logging.NOTSET:
+            logger.setLevel(logging.INFO)
+        # The root logger may be given a handler on the page's streams: do not propagate.
+        logger.propagate = False
+    if not isinstance(logging.lastResort, ServerLogHandler):
+        logging.lastResort = ServerLogHandler(logging.WARNING)
+    logging.captureWarnings(True)
+    threading.excepthook = _thread_exception
+
+
+def _thread_exception(args: threading.ExceptHookArgs) -> None:
+    if args.exc_type is SystemExit:
+        return
+    log.error(
+        "uncaught exception in thread %s",
+        args.thread.name if args.thread else "?",
+        exc_info=(args.exc_type, args.exc_value, args.exc_traceback),  # type: ignore[arg-type]
+    )
+
+
+class _QuietShell:
+    """What ipywidgets' widget module sees as ``get_ipython()``: tracebacks go to the log."""
+
+    def showtraceback(self, *args: object, **kwargs: object) -> None:
+        log.error("a widget handler failed", exc_info=sys.exc_info())
+
+
+_QUIET: Final = _QuietShell()
+
+
+def _quiet_get_ipython() -> _QuietShell:
+    return _QUIET
+
+
+def _quiet_widget_tracebacks() -> None:
+    # ipywidgets 8.1's widget.py uses get_ipython() only to show a callback's or a message
+    # handler's traceback (CallbackDispatcher.__call__ and _show_traceback).
+    from ipywidgets.widgets import widget
+
+    widget.get_ipython = _quiet_get_ipython
+
+
+def refuse_widget_comm(comm: Any, msg: object) -> None:
+    """The ``jupyter.widget`` comm target: a widget opened from the browser is closed at
+    once; nothing is created in the kernel."""
+    try:
+        comm.close()
+    except Exception:
+        log.warning("could not close a refused widget comm", exc_info=True)
+    log.debug("refused a widget comm opened by the browser")
+
+
+def _refuse_browser_widgets() -> None:
+    import comm
+    import ipywidgets  # registers its targets on import (in a kernel): then we replace one
+
+    manager = comm.get_comm_manager()
+    if manager is not None and manager.targets.get("jupyter.widget") is not refuse_widget_comm:
+        ipywidgets.register_comm_target()  # the control target, in case it was never set
+        manager.register_target("jupyter.widget", refuse_widget_comm)
+
+
+def harden_kernel() -> None:
+    """Make this kernel safe to serve a page (see the module docstring). Idempotent.
+
+    In a plain Python process (tests, scripts) only the widget traceback and comm target
+    changes apply; logging is left alone there.
+    """
+    if _in_kernel():
+        _route_logs()
+    _quiet_widget_tracebacks()
+    _refuse_browser_widgets()
