@@ -1,9 +1,10 @@
 """The lesson page: the card table, the lesson panel, navigation and the language menu.
 
-``LessonApp("growing-round")`` builds everything for one lesson; a notebook only needs::
+``LessonApp("growing-round")`` builds everything for one lesson. A notebook goes through the
+safe builder (:func:`tutorial.pages.page`), which shows a localized panel if building fails::
 
-    from tutorial.app import LessonApp
-    LessonApp("growing-round").show()
+    from tutorial.pages import page
+    page("03-growing-round")
 
 The view only shows what the controller renders and forwards clicks; it applies no rule.
 """
@@ -15,13 +16,12 @@ from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
-from IPython.display import display
 
+from .bridge import PageBridge
 from .controller import LessonController, PanelView
-from .i18n import I18n
 from .lessons import Lesson, load_lessons
 from .names import Term, term
-from .page import PANEL_STYLE, escape, language_menu
+from .page import PANEL_STYLE, BridgedPage, escape, language_menu
 from .table_widget import TableWidget
 from .view_model import Click
 
@@ -44,8 +44,12 @@ def stars_text(stars: int, total: int = 3) -> str:
     return "★" * stars + "☆" * (total - stars)
 
 
-class LessonApp:
-    """One lesson page. ``widget`` is the root ipywidget; ``show()`` displays it."""
+class LessonApp(BridgedPage):
+    """One lesson page. ``widget`` is the root ipywidget; ``show()`` displays it.
+
+    With ``language=None`` the page waits for the browser's hello (see
+    :class:`~tutorial.page.BridgedPage`); ``bridge`` is given by the shell that received it.
+    """
 
     def __init__(
         self,
@@ -54,10 +58,11 @@ class LessonApp:
         language: str | None = None,
         hints: bool = False,
         seed: int = 0,
+        bridge: PageBridge | None = None,
     ) -> None:
         if isinstance(lesson, str):
             lesson = find_lesson(lesson)
-        self.i18n = I18n(language)
+        self._start_page(language, bridge)
         self.controller = LessonController(lesson, self.i18n, seed=seed, hints=hints)
         self.table = TableWidget()
         self.style = w.HTML(f"<style>{PANEL_STYLE}</style>")
@@ -98,13 +103,14 @@ class LessonApp:
             [self.step_label, self.text, self.question, self.choice_box, self.comparison, nav]
         )
         panel.add_class("durak-panel")
-        self.widget = w.VBox([self.style, header, self.table, panel])
+        self.widget = w.VBox([self.bridge, self.style, header, self.notice, self.table, panel])
         self.widget.add_class("durak-lesson")
 
         self.table.on_click(self._on_click)
         self.controller.on_change(self.render)
         self.i18n.on_change(lambda _code: self.render())
         self.render()
+        self._finish_page()
 
     # ------------------------------------------------------------------ events
 
@@ -122,6 +128,17 @@ class LessonApp:
     def restart_lesson(self) -> None:
         self.controller.restart()
 
+    # ------------------------------------------------------------------ page
+
+    def page_title(self) -> str:
+        return self.i18n.gettext(self.controller.lesson.title)
+
+    def resume_state(self) -> dict[str, Any]:
+        return self.controller.resume_state()
+
+    def resume(self, state: object) -> bool:
+        return self.controller.resume(state)
+
     def _on_click(self, click: Click) -> None:
         if click.get("type") == "progress":
             self._merge_progress(click.get("data") or {})
@@ -130,12 +147,10 @@ class LessonApp:
 
     def _merge_progress(self, stored: dict[str, Any]) -> None:
         """Keep the best stars per lesson from the browser and from this session."""
-        merged: dict[str, Any] = {k: v for k, v in stored.items() if isinstance(v, dict)}
-        for lesson_id, record in self.controller.progress.items():
-            old = merged.get(lesson_id, {})
-            if int(record.get("stars", 0) or 0) >= int(old.get("stars", 0) or 0):
-                merged[lesson_id] = record
-        self.controller.progress = merged
+        # hardening (issue 8b): browser data is sanitized (known lessons, 0-3 stars only)
+        from .progress import merge_progress
+
+        self.controller.progress = merge_progress(stored, self.controller.progress)
         self.render()
 
     # ------------------------------------------------------------------ rendering
@@ -188,6 +203,7 @@ class LessonApp:
             self.hint.disabled = not panel["can_hint"]
             self.next.disabled = not panel["can_next"]
             self.free.disabled = not panel["can_free_play"]
+        self.sync_bridge()
 
     def _comparison_html(self, panel: PanelView) -> str:
         data = panel["comparison"]
@@ -209,9 +225,3 @@ class LessonApp:
             f"<th>{escape(data['theirs'])}</th></tr>"
         )
         return f"<table class='durak-compare'>{head}{''.join(rows)}</table>"
-
-    def show(self) -> None:
-        display(self.widget)
-
-    def _ipython_display_(self) -> None:
-        self.show()

@@ -14,16 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
-from IPython.display import display
 
 from durak_core import PRESETS, Action, Rules, RulesError
 
+from .bridge import PageBridge
 from .controller import Comparison, _describe_action, compare_games
 from .explain import explain
-from .i18n import N_, Gettext, I18n
+from .i18n import N_, Gettext
 from .lessons import LESSON_DIR, _position_game
 from .names import Term, term
-from .page import PANEL_STYLE, escape, language_menu
+from .page import PANEL_STYLE, BridgedPage, escape, language_menu
 
 __all__ = ["HouseRulesApp", "Scenario", "compare", "load_scenarios"]
 
@@ -64,11 +64,11 @@ def compare(scenario: Scenario, ours: Rules, theirs: Rules, preset: str = "") ->
     return compare_games(a, b, scenario.play, preset)
 
 
-class HouseRulesApp:
+class HouseRulesApp(BridgedPage):
     """Two rule sets side by side over a chosen scenario."""
 
-    def __init__(self, language: str | None = None) -> None:
-        self.i18n = I18n(language)
+    def __init__(self, language: str | None = None, *, bridge: PageBridge | None = None) -> None:
+        self._start_page(language, bridge)
         self.scenarios = load_scenarios()
         self.heading = w.HTML()
         self.language = language_menu(self.i18n)
@@ -86,13 +86,19 @@ class HouseRulesApp:
         header.add_class("durak-header")
         panel = w.VBox([controls, toggles, self.result])
         panel.add_class("durak-panel")
-        self.widget = w.VBox([w.HTML(f"<style>{PANEL_STYLE}</style>"), header, panel])
+        self.widget = w.VBox(
+            [self.bridge, w.HTML(f"<style>{PANEL_STYLE}</style>"), header, self.notice, panel]
+        )
         self.widget.add_class("durak-lesson")
         self._rendering = False
         for control in (self.scenario, self.left, self.right, self.transfer, self.after_take):
             control.observe(lambda _change: self.render(), names="value")
         self.i18n.on_change(lambda _code: self.render())
         self.render()
+        self._finish_page()
+
+    def page_title(self) -> str:
+        return self.i18n.gettext("House rules")
 
     def rules(self) -> tuple[Rules, Rules]:
         """The two rule sets; the toggles change the right-hand one."""
@@ -169,9 +175,3 @@ class HouseRulesApp:
             f"<th>{escape(str(self.left.value))}</th><th>{escape(str(self.right.value))}</th></tr>"
             f"{''.join(rows)}</table><p class='durak-say'><strong>{escape(verdict)}</strong></p>"
         )
-
-    def show(self) -> None:
-        display(self.widget)
-
-    def _ipython_display_(self) -> None:
-        self.show()

@@ -1,5 +1,6 @@
 """The index page: language menu, the lessons with their stars and what each teaches, and the
-house-rules and full-game pages. A notebook only needs ``IndexApp().show()``."""
+house-rules and full-game pages. A notebook shows it with ``page("index")``
+(:mod:`tutorial.pages`)."""
 
 from __future__ import annotations
 
@@ -7,17 +8,21 @@ from pathlib import Path
 
 import anywidget
 import ipywidgets as w
-from IPython.display import display
 from traitlets import Dict
 
-from .i18n import I18n
+from .bridge import PageBridge
 from .lessons import Lesson, load_lessons
 from .names import Term, term
-from .page import PANEL_STYLE, escape, language_menu
+from .page import PANEL_STYLE, BridgedPage, escape, language_menu
 
-__all__ = ["IndexApp", "LessonList", "notebook_name"]
+__all__ = ["IndexApp", "LessonList", "notebook_name", "page_name"]
 
 _STATIC = Path(__file__).resolve().parent / "static"
+
+
+def page_name(lesson: Lesson) -> str:
+    """The page (notebook stem) of a lesson: ``01-beating`` for ``01-beating.toml``."""
+    return Path(lesson.source).stem
 
 
 def notebook_name(lesson: Lesson) -> str:
@@ -33,21 +38,24 @@ class LessonList(anywidget.AnyWidget):  # type: ignore[misc]
     view = Dict().tag(sync=True)
 
 
-class IndexApp:
+class IndexApp(BridgedPage):
     """The front page."""
 
-    def __init__(self, language: str | None = None) -> None:
-        self.i18n = I18n(language)
+    def __init__(self, language: str | None = None, *, bridge: PageBridge | None = None) -> None:
+        self._start_page(language, bridge)
         self.lessons = load_lessons()
         self.heading = w.HTML()
         self.language = language_menu(self.i18n)
         self.list = LessonList()
         header = w.HBox([self.heading, self.language])
         header.add_class("durak-header")
-        self.widget = w.VBox([w.HTML(f"<style>{PANEL_STYLE}</style>"), header, self.list])
+        self.widget = w.VBox(
+            [self.bridge, w.HTML(f"<style>{PANEL_STYLE}</style>"), header, self.notice, self.list]
+        )
         self.widget.add_class("durak-lesson")
         self.i18n.on_change(lambda _code: self.render())
         self.render()
+        self._finish_page()
 
     def render(self) -> None:
         tr = self.i18n
@@ -70,7 +78,7 @@ class IndexApp:
                     "title": tr.gettext(lesson.title),
                     "summary": tr.gettext(lesson.summary),
                     "teaches": [tr.gettext(t) for t in lesson.teaches],
-                    "notebook": notebook_name(lesson),
+                    "page": page_name(lesson),
                     # TRANSLATORS: {n} is replaced in the browser by the stars earned (1–3).
                     "stars_label": tr.gettext("Best result: {n} of 3 stars"),
                 }
@@ -78,7 +86,7 @@ class IndexApp:
             ],
             "extras": [
                 {
-                    "notebook": "house-rules.ipynb",
+                    "page": "house-rules",
                     "title": tr.gettext("House rules"),
                     "summary": tr.gettext(
                         "Pick two rule sets and see the same moves allowed under one and "
@@ -86,15 +94,9 @@ class IndexApp:
                     ),
                 },
                 {
-                    "notebook": "play.ipynb",
+                    "page": "play",
                     "title": tr.gettext("Play a whole game"),
                     "summary": tr.gettext("Deal and play a full game against the computer."),
                 },
             ],
         }
-
-    def show(self) -> None:
-        display(self.widget)
-
-    def _ipython_display_(self) -> None:
-        self.show()

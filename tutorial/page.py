@@ -1,4 +1,6 @@
-"""Pieces every page shares: the page style, HTML escaping and the language menu."""
+"""Pieces every page shares: the page style, HTML escaping, the language menu, and
+:class:`BridgedPage`, the base of every page (the page bridge, the pending state until the
+browser's hello, the language handshake, the tab title and resume after a lost connection)."""
 
 from __future__ import annotations
 
@@ -8,10 +10,29 @@ from pathlib import Path
 from typing import Any, Final
 
 import ipywidgets as w
+from IPython.display import display
 
-from .i18n import I18n, language_choices
+from .bridge import Hello, PageBridge
+from .i18n import (
+    DEFAULT_LANGUAGE,
+    SUPPORTED_LANGUAGES,
+    Gettext,
+    I18n,
+    language_choices,
+    normalize_language,
+    translator,
+)
+from .kernel_safety import harden_kernel
 
-__all__ = ["PANEL_STYLE", "escape", "language_menu"]
+__all__ = [
+    "PANEL_STYLE",
+    "PENDING_CLASS",
+    "BridgedPage",
+    "escape",
+    "language_menu",
+    "overlay_texts",
+    "site_title",
+]
 
 log = logging.getLogger(__name__)
 
@@ -19,6 +40,12 @@ log = logging.getLogger(__name__)
 PANEL_STYLE: Final = (Path(__file__).resolve().parent / "static" / "panel.css").read_text(
     encoding="utf-8"
 )
+
+#: The class a page root carries until the browser's hello was handled: its content is hidden
+#: and a small loading indicator shown (no flash of the wrong language).
+PENDING_CLASS: Final = "durak-pending"
+
+_MAX_CODE_SHOWN: Final = 20
 
 
 def escape(text: str) -> str:
@@ -28,7 +55,8 @@ def escape(text: str) -> str:
 
 def language_menu(i18n: I18n) -> w.Dropdown:
     """A language menu wired to ``i18n``: choosing switches the page's language (pages redraw
-    through ``i18n.on_change``). Label it with ``term(Term.LANGUAGE, tr)`` when rendering."""
+    through ``i18n.on_change``), and a switch made elsewhere (the browser's hello) shows in the
+    menu. Label it with ``term(Term.LANGUAGE, tr)`` when rendering."""
     menu = w.Dropdown(
         options=language_choices(), value=i18n.language, layout=w.Layout(width="auto")
     )
@@ -40,5 +68,165 @@ def language_menu(i18n: I18n) -> w.Dropdown:
         except ValueError:
             log.warning("unsupported language %r", change["new"])
 
+    def follow(code: str) -> None:
+        if menu.value != code:
+            menu.value = code
+
     menu.observe(switch, names="value")
+    i18n.on_change(follow)
     return menu
+
+
+def site_title(tr: Gettext, page: str | None = None) -> str:
+    """The tab title: ``"Cards, trumps and beating — Learn Durak"`` (just the site's name
+    for the index)."""
+    if not page:
+        return tr.gettext("Learn Durak")
+    # TRANSLATORS: the browser tab's title; {page} is the page's own title.
+    return tr.gettext("{page} — Learn Durak", page=page)
+
+
+def overlay_texts(tr: Gettext) -> dict[str, Any]:
+    """The words of the connection-lost overlay in ``tr``'s language, and the loading label
+    in every language (the browser shows it before it knows the page's language)."""
+    return {
+        "title": tr.gettext("The connection to the lesson was lost"),
+        "body": tr.gettext(
+            "Don't worry: your progress is kept in this browser. Click the button to reload "
+            "the page and carry on from where you were."
+        ),
+        "button": tr.pgettext("button", "Start again where I was"),
+        "checking": tr.gettext("Checking the connection…"),
+        "unreachable": tr.gettext("The server still does not answer. Wait a moment and try again."),
+        "loading": {
+            code: translator(code).gettext("Opening the page…") for code in SUPPORTED_LANGUAGES
+        },
+    }
+
+
+class BridgedPage:
+    """The base of every page.
+
+    A page calls :meth:`_start_page` first (it makes ``i18n``, ``bridge`` and ``notice``) and
+    :meth:`_finish_page` once ``widget`` is built. With ``language=None`` the page stays
+    pending (class :data:`PENDING_CLASS`) until the browser's hello sets the language; an
+    explicit ``language`` wins and the page is ready at once. A hello's ``resume`` goes to
+    :meth:`resume`; after every change the page publishes :meth:`resume_state` to the bridge.
+    """
+
+    i18n: I18n
+    bridge: PageBridge
+    notice: w.HTML
+    widget: w.Box
+
+    def _start_page(self, language: str | None, bridge: PageBridge | None) -> None:
+        harden_kernel()
+        self._explicit_language = language
+        self._unknown_language: str | None = None
+        self.ready = False
+        self.i18n = I18n(language)
+        self.bridge = bridge if bridge is not None else PageBridge()
+        self.notice = w.HTML()
+        self.notice.add_class("durak-notice")
+
+    def _finish_page(self) -> None:
+        """Call at the end of the constructor: wires the handshake, marks the page pending
+        (or ready at once), and applies a hello that already arrived (the shell's case)."""
+        self.i18n.on_change(self._language_changed)
+        if self._explicit_language is None:
+            self.widget.add_class(PENDING_CLASS)
+        else:
+            self._ready()
+        if self.bridge.hello is not None:
+            self._on_hello(self.bridge.hello)
+        else:
+            self.bridge.on_hello(self._on_hello)
+        self.sync_bridge()
+
+    # ------------------------------------------------------------------ to override
+
+    def page_title(self) -> str:
+        """This page's title in the current language (``""`` for the site's own name)."""
+        return ""
+
+    def render(self) -> None:
+        """Redraw the page in the current language."""
+
+    def resume_state(self) -> dict[str, Any]:
+        """A small JSON object from which :meth:`resume` can rebuild this page's state."""
+        return {}
+
+    def resume(self, state: object) -> bool:
+        """Continue from ``state`` (from the browser: validate everything). ``False``, with
+        nothing changed, when it is not usable."""
+        return False
+
+    # ------------------------------------------------------------------ handshake
+
+    def _on_hello(self, hello: Hello) -> None:
+        if self._explicit_language is None:
+            code = normalize_language(hello["lang"])
+            unknown = None
+            if code is None:
+                code, unknown = DEFAULT_LANGUAGE, hello["lang"]
+            try:
+                self.i18n.set_language(code)
+            except Exception:
+                log.exception("page: switching to %r failed", code)
+            self._unknown_language = unknown
+        resume = hello["resume"]
+        if resume is not None:
+            try:
+                if not self.resume(resume):
+                    log.info("page: ignored a resume state that does not fit this page")
+            except Exception:
+                log.exception("page: resuming failed")
+        self._ready()
+
+    def _ready(self) -> None:
+        self.ready = True
+        self._render_notice()
+        self.widget.remove_class(PENDING_CLASS)
+        self.sync_bridge()
+
+    def _language_changed(self, _code: str) -> None:
+        self._unknown_language = None
+        self._render_notice()
+        self.sync_bridge()
+
+    def _render_notice(self) -> None:
+        code = self._unknown_language
+        if code is None:
+            self.notice.value = ""
+            self.notice.layout.display = "none"
+            return
+        tr = self.i18n
+        shown = code.strip()[:_MAX_CODE_SHOWN] or "?"
+        text = tr.gettext(
+            "This page has no “{code}” version, so it is shown in {language}. "
+            "You can pick another language in the menu.",
+            code=shown,
+            language=tr.language_name(tr.language),
+        )
+        self.notice.value = f"<p class='durak-note' role='status'>{escape(text)}</p>"
+        self.notice.layout.display = ""
+
+    def sync_bridge(self) -> None:
+        """Send the language, tab title, overlay words and resume state to the browser
+        (nothing is sent for values that did not change)."""
+        bridge, tr = self.bridge, self.i18n
+        with bridge.hold_sync():
+            bridge.texts = overlay_texts(tr)
+            if self.ready:
+                bridge.title = site_title(tr, self.page_title())
+                bridge.lang = tr.language
+            try:
+                bridge.resume = self.resume_state()
+            except Exception:
+                log.exception("page: could not save the resume state")
+
+    def show(self) -> None:
+        display(self.widget)
+
+    def _ipython_display_(self) -> None:
+        self.show()

@@ -1,6 +1,7 @@
 // The lesson list of the index page. Python sends the lessons (already in the page's
 // language); the stars come straight from the browser's localStorage, where the lesson
-// pages keep the learner's progress.
+// pages keep the learner's progress. Links go to `<page>.ipynb?lang=..` on Voilà and to
+// `<page>.html?lang=..` on the static (Voici) site, whose pages end in .html.
 const STORAGE_KEY = "durak-explainer:progress:v1";
 
 function readProgress() {
@@ -11,6 +12,12 @@ function readProgress() {
   } catch (_err) {
     return {};
   }
+}
+
+/** The link to page `name` (a notebook stem) in `lang`, for the site this page is on. */
+export function pageHref(name, lang) {
+  const ext = globalThis.location.pathname.endsWith(".html") ? ".html" : ".ipynb";
+  return `${name}${ext}?lang=${encodeURIComponent(lang)}`;
 }
 
 function el(tag, cls, text) {
@@ -37,7 +44,7 @@ function draw(model, root) {
   for (const lesson of view.lessons || []) {
     const item = el("li", "durak-index-item");
     const link = el("a", "durak-index-link");
-    link.href = `${lesson.notebook}?lang=${encodeURIComponent(lang)}`;
+    link.href = pageHref(lesson.page, lang);
     const record = progress[lesson.id];
     const earned = record && typeof record.stars === "number" ? record.stars : 0;
     const head = el("div", "durak-index-head");
@@ -60,7 +67,7 @@ function draw(model, root) {
   const more = el("div", "durak-index-more");
   for (const extra of view.extras || []) {
     const link = el("a", "durak-index-extra");
-    link.href = `${extra.notebook}?lang=${encodeURIComponent(lang)}`;
+    link.href = pageHref(extra.page, lang);
     link.appendChild(el("strong", "", extra.title));
     link.appendChild(el("span", "", extra.summary));
     more.appendChild(link);

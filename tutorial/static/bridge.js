@@ -1,0 +1,327 @@
+// The page bridge (anywidget front end): one per page, the first child of the page's root.
+//
+// When first drawn it sends ONE message:
+//   {type: "hello", lang, page, resume}
+// lang: ?lang= as given (even unknown), else the first browser language that is es/en/ru,
+// else "es"; page: the last path segment without .ipynb/.html; resume: the state stored for
+// this page, only after "Start again where I was" (else null).
+// Then {type: "ping", n} every few seconds while the tab is visible; the kernel answers
+// {type: "pong", n}. No answer for a while => the connection-lost overlay, in the page's
+// language, with one button that reloads the page and resumes where the learner was.
+//
+// Python -> browser only, through traits: lang (html lang, ?lang= in the URL), title (the
+// tab's title), texts (the overlay's words; texts.loading: the pending label per language),
+// resume (kept in sessionStorage for this page).
+
+const LANGS = ["es", "en", "ru"];
+const STATE_KEY = "durak-state:";
+const FLAG_KEY = "durak-resume:";
+const OVERLAY_ID = "durak-connection-lost";
+const TIMING = { tick: 1000, every: 3000, lostAfter: 6000, ...(globalThis.durakBridgeTiming || {}) };
+const MAX_LANG = 100;
+
+const HELLO_SENT = new WeakSet(); // models that already said hello
+const BEATS = new WeakMap(); // model -> heartbeat state (kept across re-renders)
+
+// ---------------------------------------------------------------------------- page facts
+
+function queryLang() {
+  const value = new URLSearchParams(globalThis.location.search).get("lang");
+  return value ? value.slice(0, MAX_LANG) : null;
+}
+
+function browserLang() {
+  const wanted = globalThis.navigator?.languages?.length
+    ? globalThis.navigator.languages
+    : [globalThis.navigator?.language || ""];
+  for (const tag of wanted) {
+    const primary = String(tag || "").toLowerCase().split(/[-_]/)[0];
+    if (LANGS.includes(primary)) return primary;
+  }
+  return "es";
+}
+
+function pageName() {
+  const parts = globalThis.location.pathname.split("/").filter(Boolean);
+  const last = parts.length ? parts[parts.length - 1] : "index";
+  let name = last;
+  try {
+    name = decodeURIComponent(last);
+  } catch (_err) {
+    name = last;
+  }
+  return name.replace(/\.(ipynb|html)$/, "").slice(0, 200) || "index";
+}
+
+function storage() {
+  try {
+    return globalThis.sessionStorage || null;
+  } catch (_err) {
+    return null; // storage blocked: resume is just not offered
+  }
+}
+
+function takeResume() {
+  const store = storage();
+  if (!store) return null;
+  const path = globalThis.location.pathname;
+  try {
+    if (store.getItem(FLAG_KEY + path) === null) return null;
+    store.removeItem(FLAG_KEY + path);
+    const data = JSON.parse(store.getItem(STATE_KEY + path) || "null");
+    return data && typeof data === "object" && !Array.isArray(data) ? data : null;
+  } catch (_err) {
+    return null;
+  }
+}
+
+function storeResume(state) {
+  const store = storage();
+  if (!store) return;
+  const key = STATE_KEY + globalThis.location.pathname;
+  try {
+    if (state && typeof state === "object" && Object.keys(state).length) {
+      store.setItem(key, JSON.stringify(state));
+    } else {
+      store.removeItem(key);
+    }
+  } catch (_err) {
+    // storage full or blocked: the page still works, it just cannot resume
+  }
+}
+
+/** The link to another page of the site, in `lang`: .html on the static site, else .ipynb. */
+export function pageHref(name, lang) {
+  const ext = globalThis.location.pathname.endsWith(".html") ? ".html" : ".ipynb";
+  return `${name}${ext}?lang=${encodeURIComponent(lang || "es")}`;
+}
+
+/** Inside JupyterLab, whose tab title and URL are its own. Voilà and Voici pages mark their
+ * body with data-voila (and use JupyterLab's shell classes too). */
+function inJupyterLab() {
+  return !document.body.hasAttribute("data-voila") && Boolean(document.querySelector(".jp-LabShell"));
+}
+
+function currentLang() {
+  const lang = document.documentElement.lang;
+  return LANGS.includes(lang) ? lang : "es";
+}
+
+// Links drawn by Python carry data-durak-page="<stem>": point them at the right file.
+function fixLink(event) {
+  const link = event.target instanceof Element ? event.target.closest("a[data-durak-page]") : null;
+  if (link) link.setAttribute("href", pageHref(link.dataset.durakPage, currentLang()));
+}
+
+if (!globalThis.durakBridgeLinks) {
+  globalThis.durakBridgeLinks = true;
+  for (const type of ["click", "focusin", "pointerdown", "auxclick"]) {
+    document.addEventListener(type, fixLink, true);
+  }
+}
+
+// ---------------------------------------------------------------------------- overlay
+
+function probeUrl() {
+  for (const script of document.querySelectorAll("script[src]")) {
+    try {
+      const url = new URL(script.src, globalThis.location.href);
+      if (url.origin === globalThis.location.origin) return url.toString();
+    } catch (_err) {
+      // not a URL: try the next one
+    }
+  }
+  return globalThis.location.href;
+}
+
+function el(tag, props, text) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props || {})) node.setAttribute(key, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+function showOverlay(model) {
+  if (document.getElementById(OVERLAY_ID)) return;
+  const texts = model.get("texts") || {};
+  const lang = model.get("lang") || document.documentElement.lang || "";
+  const overlay = el("div", {
+    id: OVERLAY_ID,
+    class: "durak-lost",
+    role: "alertdialog",
+    "aria-modal": "true",
+    "aria-labelledby": `${OVERLAY_ID}-title`,
+    "aria-describedby": `${OVERLAY_ID}-body`,
+  });
+  if (lang) overlay.setAttribute("lang", lang);
+  const box = el("div", { class: "durak-lost-box" });
+  box.append(
+    el("span", { class: "durak-lost-icon", "aria-hidden": "true" }, "⚠"),
+    el("h2", { id: `${OVERLAY_ID}-title`, class: "durak-lost-title" }, texts.title || ""),
+    el("p", { id: `${OVERLAY_ID}-body`, class: "durak-lost-body" }, texts.body || ""),
+  );
+  const button = el("button", { type: "button", class: "durak-lost-button" }, texts.button || "↻");
+  const status = el("p", { class: "durak-lost-status", role: "status", "aria-live": "polite" });
+  box.append(button, status);
+  overlay.append(box);
+
+  for (const node of document.body.children) node.setAttribute("inert", "");
+  document.body.append(overlay);
+  button.focus();
+
+  overlay.addEventListener("keydown", (event) => {
+    if (event.key === "Tab") {
+      event.preventDefault();
+      button.focus();
+    }
+  });
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    status.textContent = texts.checking || "";
+    let answers = false;
+    try {
+      // Any HTTP answer will do; a network error means the server is still away. Ask for one
+      // of the page's own scripts (a static file: no kernel starts, no error is logged).
+      await globalThis.fetch(probeUrl(), { method: "HEAD", cache: "no-store" });
+      answers = true;
+    } catch (_err) {
+      answers = false;
+    }
+    if (!answers) {
+      status.textContent = texts.unreachable || "";
+      button.disabled = false;
+      button.focus();
+      return;
+    }
+    const store = storage();
+    try {
+      store?.setItem(FLAG_KEY + globalThis.location.pathname, "1");
+    } catch (_err) {
+      // cannot resume: the reload still gives a working page
+    }
+    globalThis.location.reload();
+  });
+}
+
+// ---------------------------------------------------------------------------- heartbeat
+
+function heartbeat(model) {
+  let beat = BEATS.get(model);
+  if (!beat) {
+    beat = { n: 0, lastPing: 0, waitingSince: null, lost: false };
+    BEATS.set(model, beat);
+  }
+  return beat;
+}
+
+function lose(model, beat) {
+  if (beat.lost) return;
+  beat.lost = true;
+  showOverlay(model);
+}
+
+function send(model, beat, message) {
+  try {
+    model.send(message);
+  } catch (_err) {
+    lose(model, beat); // the comm is gone
+  }
+}
+
+function ping(model, beat) {
+  const now = Date.now();
+  beat.lastPing = now;
+  if (beat.waitingSince === null) beat.waitingSince = now;
+  beat.n += 1;
+  send(model, beat, { type: "ping", n: beat.n });
+}
+
+function tick(model, beat) {
+  if (beat.lost || document.visibilityState === "hidden") return;
+  const now = Date.now();
+  if (beat.waitingSince !== null && now - beat.waitingSince >= TIMING.lostAfter) {
+    lose(model, beat);
+    return;
+  }
+  if (now - beat.lastPing >= TIMING.every) ping(model, beat);
+}
+
+// ---------------------------------------------------------------------------- view
+
+function render({ model, el: host }) {
+  const beat = heartbeat(model);
+  const detected = queryLang() || browserLang();
+  const loading = el("div", { class: "durak-loading", role: "status" });
+  loading.append(el("span", { class: "durak-spinner", "aria-hidden": "true" }));
+  host.append(loading);
+
+  function applyTexts() {
+    const labels = (model.get("texts") || {}).loading || {};
+    const key = LANGS.includes(detected) ? detected : "es";
+    const label = labels[key] || labels.es || "";
+    loading.setAttribute("aria-label", label);
+    loading.setAttribute("lang", key);
+  }
+
+  function applyLang() {
+    const lang = model.get("lang");
+    if (!lang) return; // the page is not ready yet: leave the URL and <html lang> alone
+    if (inJupyterLab()) return; // the document and its URL belong to JupyterLab there
+    document.documentElement.lang = lang;
+    const url = new URL(globalThis.location.href);
+    if (url.searchParams.get("lang") !== lang) {
+      url.searchParams.set("lang", lang);
+      try {
+        globalThis.history.replaceState(globalThis.history.state, "", url.toString());
+      } catch (_err) {
+        // some embeddings forbid it; the page works the same
+      }
+    }
+  }
+
+  function applyTitle() {
+    const title = model.get("title");
+    if (title && !inJupyterLab()) document.title = title;
+  }
+
+  const applyResume = () => storeResume(model.get("resume"));
+  function onMessage(message) {
+    if (message && message.type === "pong") beat.waitingSince = null;
+  }
+  function onVisibility() {
+    if (document.visibilityState === "hidden") beat.waitingSince = null;
+    else tick(model, beat);
+  }
+
+  model.on("change:texts", applyTexts);
+  model.on("change:lang", applyLang);
+  model.on("change:title", applyTitle);
+  model.on("change:resume", applyResume);
+  model.on("msg:custom", onMessage);
+  document.addEventListener("visibilitychange", onVisibility);
+  applyTexts();
+  applyLang();
+  applyTitle();
+
+  if (!HELLO_SENT.has(model)) {
+    HELLO_SENT.add(model);
+    send(model, beat, { type: "hello", lang: detected, page: pageName(), resume: takeResume() });
+  }
+  applyResume(); // after the hello took what was stored: from now on, this page's state
+  const timer = globalThis.setInterval(() => tick(model, beat), TIMING.tick);
+  beat.waitingSince = null;
+  beat.lastPing = Date.now(); // first ping one period after the hello
+
+  return () => {
+    globalThis.clearInterval(timer);
+    model.off("change:texts", applyTexts);
+    model.off("change:lang", applyLang);
+    model.off("change:title", applyTitle);
+    model.off("change:resume", applyResume);
+    model.off("msg:custom", onMessage);
+    document.removeEventListener("visibilitychange", onVisibility);
+    loading.remove();
+  };
+}
+
+export default { render };
