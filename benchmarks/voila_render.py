@@ -1,11 +1,12 @@
 """Time to first widget and click latency in Voilà, with Chromium (not a test).
 
-Starts Voilà as ``script/server`` does (``voila.json``, standalone) on a free port of 127.0.0.1
-and drives Debian's ``/usr/bin/chromium`` with Playwright:
+Starts the server as ``script/server`` does (``python -m durak_server``, ``voila.json``) on a
+free port of 127.0.0.1 and drives Debian's ``/usr/bin/chromium`` with Playwright:
 
-(a) **render**: from ``page.goto`` to the first visible widget, for ``notebooks/_empty.ipynb``
-    (one Button, waited for as ``button.jupyter-widgets``: the floor Voilà itself sets) and for
-    ``--notebook`` (default ``_smoke.ipynb``, waited for as ``--selector``, default
+(a) **render**: from ``page.goto`` to the first visible widget, for
+    ``tests/data/notebooks/empty.ipynb`` (one Button, waited for as
+    ``button.jupyter-widgets``: the floor Voilà itself sets) and for
+    ``--notebook`` (default ``smoke.ipynb``, waited for as ``--selector``, default
     ``.jupyter-widgets button``). Each load uses a fresh browser context (cold cache, a new
     kernel), the two notebooks alternate, and one unrecorded load of each comes first. Prints
     the medians and their ratio.
@@ -19,11 +20,11 @@ and drives Debian's ``/usr/bin/chromium`` with Playwright:
 
 Requests to other hosts are blocked (the machine has no internet; Voilà's template links Font
 Awesome from a CDN), so loads do not wait on DNS. After each load the page's kernel is shut
-down through the API (Voilà's own tab-close shutdown is broken, voila#1458), so every load
+down through the API (without waiting for the page's own shutdown beacon), so every load
 finds the server in the same state.
 
 Run: ``.venv/bin/python benchmarks/voila_render.py [-n 5] [--notebook lesson1.ipynb
---selector .durak-card]``. The last line printed is ``render ratio: X`` (target / _empty).
+--selector .durak-card]``. The last line printed is ``render ratio: X`` (target / empty).
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ from tests.browser.harness import (  # noqa: E402
     open_notebook,
 )
 
-EMPTY = "_empty.ipynb"
-#: _empty's Button is the page's only widget, so its view is the ``button.jupyter-widgets``
+EMPTY = "empty.ipynb"
+#: empty.ipynb's Button is the page's only widget, so its view is the ``button.jupyter-widgets``
 #: itself (``.jupyter-widgets button`` needs a container widget around the button).
 EMPTY_SELECTOR = "button.jupyter-widgets"
 
@@ -154,7 +155,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", "--repeat", type=int, default=5, help="loads per notebook (5)")
     parser.add_argument(
-        "--notebook", default="03-growing-round.ipynb", help="target, under notebooks/"
+        "--notebook",
+        default="03-growing-round.ipynb",
+        help="target, under notebooks/ or tests/data/notebooks/",
     )
     parser.add_argument(
         "--selector",

@@ -1,5 +1,6 @@
-"""Every notebook under ``notebooks/`` runs top to bottom without an error, in the venv's
-kernel (the same ``python3`` kernelspec Voilà uses), and is stored without outputs."""
+"""Every notebook under ``notebooks/`` (the site) and ``tests/data/notebooks/`` (served only by
+the test harness) runs top to bottom without an error, in the venv's kernel (the same
+``python3`` kernelspec Voilà uses), and is stored without outputs."""
 
 from __future__ import annotations
 
@@ -14,12 +15,18 @@ from nbclient import NotebookClient
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
-PATHS = sorted(p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+TEST_NOTEBOOKS = REPO / "tests" / "data" / "notebooks"
+PATHS = sorted(
+    p
+    for root in (NOTEBOOKS, TEST_NOTEBOOKS)
+    for p in root.rglob("*.ipynb")
+    if ".ipynb_checkpoints" not in p.parts
+)
 KERNEL = "python3"
 
 
 def _ids(paths: list[Path]) -> list[str]:
-    return [str(p.relative_to(NOTEBOOKS)) for p in paths]
+    return [str(p.relative_to(REPO)) for p in paths]
 
 
 def run(nb: nbformat.NotebookNode, cwd: Path = NOTEBOOKS) -> nbformat.NotebookNode:
@@ -31,7 +38,10 @@ def run(nb: nbformat.NotebookNode, cwd: Path = NOTEBOOKS) -> nbformat.NotebookNo
 
 
 def test_there_are_notebooks() -> None:
-    assert {"_smoke.ipynb", "_empty.ipynb"} <= {p.name for p in PATHS}
+    assert {"index.ipynb", "_shell.ipynb"} <= {p.name for p in NOTEBOOKS.glob("*.ipynb")}
+    assert {"smoke.ipynb", "empty.ipynb", "stderr.ipynb"} <= {
+        p.name for p in TEST_NOTEBOOKS.glob("*.ipynb")
+    }
 
 
 @pytest.mark.parametrize("path", PATHS, ids=_ids(PATHS))

@@ -3,10 +3,12 @@ module, a fresh browser context and page per test.
 
 Fixtures (see ``harness.py`` for the helpers ``open_notebook`` and ``screenshot``):
 
-``voila_server``  (session) a :class:`~tests.browser.harness.VoilaServer` serving ``notebooks/``
-                  with ``voila.json``, on a free port of 127.0.0.1; ``.url``, ``.render_url()``,
-                  ``.log_text()``, ``.log_tail()``. The log is copied to
-                  ``test-artifacts/voila.log`` at the end of the session.
+``voila_server``  (session) a :class:`~tests.browser.harness.VoilaServer`: ``python -m
+                  durak_server`` with ``voila.json``, serving ``notebooks/`` plus
+                  ``tests/data/notebooks/`` (copied to a temporary root), on a free port of
+                  127.0.0.1; ``.url``, ``.render_url()``, ``.log_text()``, ``.log_tail()``,
+                  ``.kernel_pids()``. The log is copied to ``test-artifacts/voila.log`` at
+                  the end of the session.
 ``browser``       (module) Playwright's ``Browser`` (Debian's ``/usr/bin/chromium``); tests using
                   it skip, saying why, when that file is missing.
 ``context``       a new ``BrowserContext`` per test, ``base_url`` = the server, outside requests

@@ -1,8 +1,11 @@
-"""Voilà + Playwright harness shared by the browser tests and ``benchmarks/voila_render.py``.
+"""Server + Playwright harness shared by the browser tests and ``benchmarks/voila_render.py``.
 
-* :class:`VoilaServer` runs ``voila notebooks/`` exactly as ``script/server`` does (standalone
-  mode, ``voila.json`` from the repository root) on a free port of 127.0.0.1, in its own process
-  group, logging to a file.
+* :class:`VoilaServer` runs ``python -m durak_server`` exactly as ``script/server`` does
+  (standalone Voilà with ``voila.json`` from the repository root) on a free port of 127.0.0.1,
+  in its own process group, logging to a file. It serves a test root assembled in a temporary
+  directory (:func:`assemble_root`): copies of ``notebooks/*.ipynb`` plus the test-only
+  notebooks of ``tests/data/notebooks/``. :meth:`VoilaServer.kernel_pids` lists its live
+  kernels (from ``/proc``: Voilà exposes no kernel list), :func:`pss_kib` their memory.
 * :func:`launch_chromium` starts Debian's ``/usr/bin/chromium`` through Playwright (no browser
   download); :func:`new_context` gives an isolated context whose relative URLs go to the server
   and whose requests to other hosts are blocked and recorded.
@@ -16,12 +19,16 @@ Playwright is imported lazily so that importing this module costs nothing.
 from __future__ import annotations
 
 import contextlib
+import http.client
+import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -45,6 +52,8 @@ if TYPE_CHECKING:
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
+#: Notebooks only the tests serve (``smoke``, ``empty``, ``stderr``), next to the site's own.
+TEST_NOTEBOOKS = REPO / "tests" / "data" / "notebooks"
 ARTIFACTS = REPO / "test-artifacts"
 SCREENSHOTS = ARTIFACTS / "screenshots"
 
@@ -67,12 +76,9 @@ FIRST_WIDGET = ".jupyter-widgets"
 #: Voilà's ``lab`` template links Font Awesome from this CDN (the CSS is also bundled in Voilà's
 #: JS, so nothing is lost when it is blocked). Any other outside request is an error.
 KNOWN_EXTERNAL = (re.compile(r"^https://cdn\.jsdelivr\.net/npm/@fortawesome/fontawesome-free@"),)
-#: Console errors Voilà itself causes, ignored: leaving a page sends a shutdown beacon for its
-#: kernel that Voilà 0.5 rejects with 403 (no ``_xsrf``; voila-dashboards/voila#1458). Kernels of
-#: closed pages are removed by culling instead (voila.json).
-KNOWN_CONSOLE_ERRORS = (
-    re.compile(r"^console\.error: Failed to load resource: .*\b403\b.*/voila/api/shutdown/"),
-)
+#: Console errors the server itself causes, ignored (none: durak_server accepts Voilà's
+#: shutdown beacon, which Voilà alone refused with 403, voila-dashboards/voila#1458).
+KNOWN_CONSOLE_ERRORS: tuple[re.Pattern[str], ...] = ()
 _KERNEL_CHANNELS = re.compile(r"/api/kernels/([0-9a-f-]{36})/channels")
 _EXTERNAL_URL = re.compile(r"^(?:https?|wss?)://(?!(?:127\.0\.0\.1|localhost|\[::1\])(?:[:/]|$))")
 
@@ -96,26 +102,62 @@ def free_port(host: str = "127.0.0.1") -> int:
         return port
 
 
-def voila_executable() -> list[str]:
-    """The venv's ``voila`` (the one beside this interpreter), so kernels run the venv's Python."""
-    script = Path(sys.executable).with_name("voila")
-    return [str(script)] if script.exists() else [sys.executable, "-m", "voila"]
-
-
-def voila_args(
+def server_command(
     port: int, host: str = "127.0.0.1", extra: Sequence[str] = (), root: Path = NOTEBOOKS
 ) -> list[str]:
-    """Command-line arguments after ``voila``, the same as ``script/server`` passes."""
+    """``python -m durak_server ROOT ...``, with the same arguments ``script/server`` passes,
+    run by this interpreter (the venv's), so kernels run the venv's Python too."""
     return [
+        sys.executable,
+        "-m",
+        "durak_server",
         str(root),
         "--no-browser",
         f"--port={port}",
         f"--Voila.ip={host}",
+        "--base_url=/",
         "--Voila.port_retries=0",
         # voila.json is read from here only (not from ~/.jupyter or /etc/jupyter).
         f"--Voila.config_file_paths={REPO}",
         *extra,
     ]
+
+
+def assemble_root(dest: Path) -> Path:
+    """Fill ``dest`` with what the test server serves: ``notebooks/*.ipynb`` (the site, its
+    ``_shell`` included) and ``tests/data/notebooks/*.ipynb``; returns ``dest``."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for source in (NOTEBOOKS, TEST_NOTEBOOKS):
+        for path in sorted(source.glob("*.ipynb")):
+            shutil.copyfile(path, dest / path.name)
+    return dest
+
+
+def pss_kib(pid: int) -> int:
+    """Proportional set size of a process in KiB (``/proc/<pid>/smaps_rollup``), 0 if gone."""
+    try:
+        text = Path(f"/proc/{pid}/smaps_rollup").read_text()
+    except OSError:
+        return 0
+    found = re.search(r"^Pss:\s+(\d+) kB", text, re.MULTILINE)
+    return int(found.group(1)) if found else 0
+
+
+def child_kernel_pids(parent: int) -> list[int]:
+    """Pids of the ipykernel processes whose parent is ``parent`` (Linux ``/proc``)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == parent and b"ipykernel" in cmdline:
+            found.append(int(entry.name))
+    return sorted(found)
 
 
 def _die_with_parent() -> None:
@@ -130,18 +172,22 @@ def _die_with_parent() -> None:
 
 @dataclass
 class VoilaServer:
-    """``voila notebooks/`` in standalone mode on ``host:port``, as a process group.
+    """``python -m durak_server`` (standalone Voilà) on ``host:port``, as a process group.
 
-    Use as a context manager, or call :meth:`start` and :meth:`stop`.
+    ``root`` is the directory served; by default a temporary :func:`assemble_root`, removed
+    by :meth:`stop`. ``extra_args`` go to the server after the usual ones, e.g.
+    ``["--classroom=0", "--max-kernels=3"]``. Use as a context manager, or call :meth:`start`
+    and :meth:`stop`.
     """
 
     port: int = field(default_factory=free_port)
     host: str = "127.0.0.1"
     log_path: Path = field(default_factory=lambda: ARTIFACTS / "voila.log")
     extra_args: Sequence[str] = ()
-    root: Path = NOTEBOOKS
+    root: Path | None = None
     startup_timeout: float = 60.0
     process: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
+    _own_root: Path | None = field(default=None, init=False, repr=False)
 
     @property
     def url(self) -> str:
@@ -153,10 +199,10 @@ class VoilaServer:
 
     def start(self) -> VoilaServer:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
-        command = [
-            *voila_executable(),
-            *voila_args(self.port, self.host, self.extra_args, self.root),
-        ]
+        if self.root is None:
+            self._own_root = Path(tempfile.mkdtemp(prefix="durak-root-"))
+            self.root = assemble_root(self._own_root)
+        command = server_command(self.port, self.host, self.extra_args, self.root)
         with open(self.log_path, "wb") as log:
             log.write(("$ " + " ".join(command) + "\n").encode())
             log.flush()
@@ -182,12 +228,16 @@ class VoilaServer:
                     f"Voilà exited with code {self.process.returncode} while starting:\n"
                     + self.log_tail()
                 )
+            # Any answer will do, and "/" is only a redirect: following it would start a kernel.
+            connection = http.client.HTTPConnection(self.host, self.port, timeout=2)
             try:
-                with urllib.request.urlopen(self.url + "/", timeout=2) as response:
-                    if response.status == 200:
-                        return
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                connection.request("GET", "/")
+                if connection.getresponse().status < 500:
+                    return
+            except (OSError, http.client.HTTPException):
                 pass
+            finally:
+                connection.close()
             if time.monotonic() > deadline:
                 self.stop()
                 raise RuntimeError(
@@ -201,6 +251,10 @@ class VoilaServer:
         lingers. Kernels live in their own sessions but exit when Voilà dies (their parent
         poller), so nothing outlives the server."""
         process, self.process = self.process, None
+        own_root, self._own_root = self._own_root, None
+        if own_root is not None:
+            self.root = None
+            shutil.rmtree(own_root, ignore_errors=True)
         if process is None or process.poll() is not None:
             return
         with contextlib.suppress(ProcessLookupError):
@@ -221,9 +275,23 @@ class VoilaServer:
     def log_tail(self, lines: int = 40) -> str:
         return "\n".join(self.log_text().splitlines()[-lines:])
 
+    def kernel_pids(self) -> list[int]:
+        """Pids of the server's live kernels (pooled ones included)."""
+        return [] if self.process is None else child_kernel_pids(self.process.pid)
+
+    def wait_for_kernels(self, count: int, timeout: float = 30.0) -> list[int]:
+        """Wait until exactly ``count`` kernels live; returns their pids (the last ones seen
+        if the timeout passes first)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            pids = self.kernel_pids()
+            if len(pids) == count or time.monotonic() > deadline:
+                return pids
+            time.sleep(0.2)
+
     def shutdown_kernel(self, kernel_id: str) -> bool:
-        """Stop one kernel now (``DELETE /api/kernels/<id>``), as the page's own tab-close beacon
-        should but cannot (voila#1458). Jupyter Server wants an XSRF token: the double-submit
+        """Stop one kernel now (``DELETE /api/kernels/<id>``), without waiting for the page's
+        own ``beforeunload`` beacon. Jupyter Server wants an XSRF token: the double-submit
         form (the same value as cookie and header) satisfies it. False if it was gone already.
         """
         request = urllib.request.Request(
@@ -246,8 +314,36 @@ class VoilaServer:
         self.stop()
 
 
+def http_request(
+    server: VoilaServer,
+    path: str,
+    method: str = "GET",
+    headers: dict[str, str] | None = None,
+    body: str | None = None,
+) -> tuple[int, dict[str, str], str]:
+    """One HTTP request, redirects not followed: (status, headers, body)."""
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=120)
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        text = response.read().decode("utf-8", "replace")
+        return response.status, {k.lower(): v for k, v in response.getheaders()}, text
+    finally:
+        connection.close()
+
+
+def kernel_id_of(html: str) -> str:
+    """The kernel id in a rendered page's ``jupyter-config-data``."""
+    found = re.search(
+        r'<script id="jupyter-config-data" type="application/json">(.*?)</script>', html, re.DOTALL
+    )
+    assert found, "no page config in the rendered page"
+    kernel_id: str = json.loads(found.group(1))["kernelId"]
+    return kernel_id
+
+
 def render_path(name: str, lang: str | None = None, **query: str) -> str:
-    """``/voila/render/<name>?lang=<lang>&...`` (``name`` relative to ``notebooks/``)."""
+    """``/voila/render/<name>?lang=<lang>&...`` (``name`` relative to the served root)."""
     params = {"lang": lang, **query} if lang is not None else dict(query)
     path = "/voila/render/" + quote(name)
     return path + ("?" + urlencode(params) if params else "")

@@ -1,4 +1,4 @@
-"""The placeholder notebook ``notebooks/_smoke.ipynb`` in a real browser: the page language
+"""The test notebook ``tests/data/notebooks/smoke.ipynb`` in a real browser: the page language
 comes from ``?lang=``, a click goes to the kernel and back, and nothing errors."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ EXPECTED = {
 @pytest.mark.parametrize("lang", sorted(EXPECTED))
 def test_language_and_click_round_trip(page: Page, browser_log: BrowserLog, lang: str) -> None:
     name, label = EXPECTED[lang]
-    button = open_notebook(page, "_smoke.ipynb", lang, selector=".smoke-button")
+    button = open_notebook(page, "smoke.ipynb", lang, selector=".smoke-button")
     status = page.locator(".smoke-status")
 
     expect(button).to_have_text(label)
@@ -37,16 +37,16 @@ def test_language_and_click_round_trip(page: Page, browser_log: BrowserLog, lang
 
 
 def test_default_language_is_spanish(page: Page, browser_log: BrowserLog) -> None:
-    open_notebook(page, "_smoke.ipynb", selector=".smoke-button")
+    open_notebook(page, "smoke.ipynb", selector=".smoke-button")
     expect(page.locator(".smoke-language")).to_have_attribute("lang", "es")
     browser_log.assert_clean()
 
 
 def test_two_visitors_get_separate_kernels(context: BrowserContext, page: Page) -> None:
     """One kernel per page: clicks on one page do not show on another."""
-    first = open_notebook(page, "_smoke.ipynb", "en", selector=".smoke-button")
+    first = open_notebook(page, "smoke.ipynb", "en", selector=".smoke-button")
     other = context.new_page()
-    open_notebook(other, "_smoke.ipynb", "ru", selector=".smoke-button")
+    open_notebook(other, "smoke.ipynb", "ru", selector=".smoke-button")
     first.click()
     expect(page.locator(".smoke-clicks")).to_have_text("1")
     expect(other.locator(".smoke-clicks")).to_have_text("0")

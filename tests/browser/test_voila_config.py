@@ -1,5 +1,6 @@
 """voila.json is what the server runs with: sources stripped, no query overrides of the
-template or theme, only images served as files, and no code execution from the browser."""
+template or theme, only images served as files, no code execution from the browser, and the
+classroom settings (pool, cap, culling) of its DurakServer section."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import Page, expect
 
-from .harness import CELL_ERROR, VoilaServer, open_notebook
+from .harness import CELL_ERROR, REPO, VoilaServer, open_notebook
 
 
 def fetch(url: str) -> tuple[int, str]:
@@ -25,7 +26,7 @@ def fetch(url: str) -> tuple[int, str]:
 
 def test_render_strips_sources_and_ignores_overrides(voila_server: VoilaServer) -> None:
     status, html = fetch(
-        voila_server.render_url("_smoke.ipynb", "ru", theme="dark", template="reveal")
+        voila_server.render_url("smoke.ipynb", "ru", theme="dark", template="reveal")
     )
     assert status == 200
     assert CELL_ERROR not in html
@@ -38,7 +39,7 @@ def test_render_strips_sources_and_ignores_overrides(voila_server: VoilaServer) 
 @pytest.mark.parametrize(
     ("path", "expected"),
     [
-        ("_smoke.ipynb", 403),  # notebooks are never served as files
+        ("smoke.ipynb", 403),  # notebooks are never served as files
         ("../voila.json", 403),
         ("missing.png", 404),  # images are allowed (and this one does not exist)
         ("missing.svg", 404),
@@ -58,7 +59,7 @@ def test_browser_cannot_execute_code(page: Page, voila_server: VoilaServer) -> N
     ``execute_request`` sent on the page's own kernel socket is dropped (and logged)."""
     refused = re.compile(r'message of type "execute_request", which is not allowed')
     before = len(refused.findall(voila_server.log_text()))
-    open_notebook(page, "_smoke.ipynb", "en", selector=".smoke-button")
+    open_notebook(page, "smoke.ipynb", "en", selector=".smoke-button")
     config = json.loads(page.locator("#jupyter-config-data").inner_text())
     page.evaluate(
         """async (kernelId) => {
@@ -82,3 +83,19 @@ def test_browser_cannot_execute_code(page: Page, voila_server: VoilaServer) -> N
     page.locator(".smoke-button").click()
     expect(page.locator(".smoke-clicks")).to_have_text("1")
     expect(page.locator(".smoke-status")).not_to_contain_text("EXECUTED")
+
+
+def test_classroom_settings_are_read_from_voila_json(voila_server: VoilaServer) -> None:
+    """The DurakServer section reaches the server, and culling stays a safety net a
+    classroom can live with: an open page is never culled, a vanished one goes after minutes
+    (not seconds: a slow first load must not lose its kernel), checked often."""
+    config = json.loads((REPO / "voila.json").read_text(encoding="utf-8"))
+    durak, culling = config["DurakServer"], config["MappingKernelManager"]
+    pool, cap = durak["classroom"], durak["max_kernels"]
+    assert f"Kernel pool: {pool} x _shell.ipynb; at most {cap} kernels" in voila_server.log_text()
+    assert 0 < pool < cap
+    assert culling["cull_connected"] is False and culling["cull_busy"] is False
+    assert 60 <= culling["cull_idle_timeout"] <= 300
+    assert culling["cull_interval"] <= culling["cull_idle_timeout"] / 2
+    assert durak["ws_ping_interval"] < durak["ws_ping_timeout"]
+    assert config["VoilaConfiguration"]["preheat_kernel"] is False  # durak_server pools itself

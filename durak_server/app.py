@@ -1,0 +1,174 @@
+"""``DurakServer``: Voilà's standalone app with the explainer's classroom settings.
+
+Settings (``voila.json`` section ``"DurakServer"``, or ``--DurakServer.<name>=…``; the short
+forms ``--classroom N`` and ``--max-kernels N`` exist too):
+
+``classroom``      pre-started kernels kept ready for the pages (the pool size); 0 turns the
+                   pool off.
+``max_kernels``    at most this many kernels at once (pool included); beyond it a page gets a
+                   503 "full, try again in a minute" page; 0 = no cap.
+``refill_delay``   seconds of quiet (no kernel taken from the pool) before the pool refills.
+``pool_notebook``  the page shell every pooled kernel runs (``_shell.ipynb``).
+``pool_pages``     notebook stems served from the pool; empty = the pages registered in
+                   ``tutorial.pages.PAGES``.
+``max_message_bytes``, ``ws_ping_interval``, ``ws_ping_timeout``: the kernel websocket.
+
+Everything else is Voilà's: the standalone protections stay (only comm and info messages
+reach the kernel), and :mod:`durak_server.handlers` / :mod:`durak_server.websocket` add theirs.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, ClassVar
+
+from jupyter_server.base.handlers import path_regex
+from jupyter_server.utils import url_path_join
+from traitlets import Float, Integer, List, Unicode
+from voila.app import Voila
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+from voila.tornado.contentshandler import VoilaContentsHandler
+from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+from voila.tornado.treehandler import TornadoVoilaTreeHandler
+
+from .handlers import (
+    IndexRedirectHandler,
+    LogoutHandler,
+    NotFoundHandler,
+    RenderHandler,
+    ShutdownHandler,
+)
+from .kernels import DurakKernelManager
+from .websocket import (
+    MAX_MESSAGE_BYTES,
+    FilteredKernelWebsocketHandler,
+    FilteredWebsocketConnection,
+)
+
+_REPLACED: dict[type, type] = {
+    TornadoVoilaHandler: RenderHandler,
+    VoilaShutdownKernelHandler: ShutdownHandler,
+    VoilaKernelWebsocketHandler: FilteredKernelWebsocketHandler,
+}
+_DROPPED = (TornadoVoilaTreeHandler, VoilaContentsHandler)
+
+
+class DurakServer(Voila):  # type: ignore[misc]
+    """Voilà standalone with a kernel cap, a page pool and classroom-safe handlers."""
+
+    kernel_manager: Any  # set by Voilà's init_settings, then replaced below
+
+    description = Unicode("durak_server [OPTIONS] NOTEBOOK_DIRECTORY: the Durak explainer.")
+
+    classroom = Integer(
+        2, config=True, help="Pre-started kernels kept ready for the pages (0: no pool)."
+    )
+    max_kernels = Integer(
+        40, config=True, help="Most kernels alive at once, pool included (0: no cap)."
+    )
+    refill_delay = Float(
+        20.0, config=True, help="Seconds without a page taken from the pool before it refills."
+    )
+    pool_notebook = Unicode(
+        "_shell.ipynb", config=True, help="The page shell pooled kernels pre-render."
+    )
+    pool_pages = List(
+        Unicode(),
+        config=True,
+        help="Notebook stems served from the pool (empty: tutorial.pages.PAGES).",
+    )
+    max_message_bytes = Integer(
+        MAX_MESSAGE_BYTES, config=True, help="Largest websocket message accepted from a page."
+    )
+    ws_ping_interval = Integer(
+        10_000, config=True, help="Milliseconds between websocket pings to each page."
+    )
+    ws_ping_timeout = Integer(
+        30_000, config=True, help="Milliseconds without a pong before a page's socket is closed."
+    )
+
+    aliases: ClassVar[dict[str, Any]] = {
+        **Voila.aliases,
+        "classroom": "DurakServer.classroom",
+        "max-kernels": "DurakServer.max_kernels",
+    }
+
+    def init_settings(self) -> dict[str, Any]:
+        settings: dict[str, Any] = super().init_settings()
+        pool_file = os.path.join(self.root_dir, self.pool_notebook)
+        pool_size = self.classroom if os.path.isfile(pool_file) else 0
+        if self.classroom > 0 and pool_size == 0:
+            self.log.warning("No %s in %s: no kernel pool", self.pool_notebook, self.root_dir)
+        # Voilà built a plain kernel manager (no preheat in voila.json); replace it before any
+        # kernel starts. The section "MappingKernelManager" (culling) still applies.
+        voila_manager = self.kernel_manager
+        self.kernel_manager = DurakKernelManager(
+            parent=self,
+            connection_dir=self.connection_dir,
+            kernel_spec_manager=self.kernel_spec_manager,
+            allowed_message_types=list(voila_manager.allowed_message_types),
+            pool_notebook=self.pool_notebook,
+            pool_size=pool_size,
+            refill_delay=self.refill_delay,
+            max_kernels=self.max_kernels,
+        )
+        self.log.info(
+            "Kernel pool: %d x %s; at most %s kernels",
+            pool_size,
+            self.pool_notebook,
+            self.max_kernels or "unlimited",
+        )
+        return {
+            **settings,
+            "kernel_manager": self.kernel_manager,
+            "kernel_websocket_connection_class": FilteredWebsocketConnection,
+            "default_handler_class": NotFoundHandler,
+            "durak_root_dir": self.root_dir,
+            "durak_pool_pages": frozenset(self._pool_pages()) if pool_size else frozenset(),
+            "durak_max_message_bytes": self.max_message_bytes,
+            # Tornado reads a whole frame before handing it over: beyond this it closes the
+            # socket instead of buffering (its default is 10 MiB).
+            "websocket_max_message_size": max(16 * self.max_message_bytes, 1 << 20),
+            "ws_ping_interval": self.ws_ping_interval,
+            "ws_ping_timeout": self.ws_ping_timeout,
+        }
+
+    def _pool_pages(self) -> list[str]:
+        if self.pool_pages:
+            return list(self.pool_pages)
+        try:
+            from tutorial.pages import PAGES
+        except ImportError as error:
+            self.log.warning("tutorial.pages not importable (%s): pages are not pooled", error)
+            return []
+        return sorted(PAGES)
+
+    def init_handlers(self) -> list[Any]:
+        if self.notebook_path:
+            raise ValueError("durak_server serves a directory of notebooks, not one notebook")
+        handlers: list[Any] = []
+        for rule in super().init_handlers():
+            pattern, handler, *rest = rule
+            if handler in _DROPPED:
+                continue
+            if pattern in ("/login", "/logout"):
+                continue  # Jupyter Server's login/logout pages; ours are below
+            handlers.append((pattern, _REPLACED.get(handler, handler), *rest))
+        base = self.server_url
+        own: list[Any] = [
+            (base, IndexRedirectHandler),
+            (url_path_join(base, r"/voila/?"), IndexRedirectHandler),
+            (url_path_join(base, r"/voila/tree" + path_regex), IndexRedirectHandler),
+            (url_path_join(base, r"/login"), IndexRedirectHandler),
+            (url_path_join(base, r"/logout"), LogoutHandler),
+        ]
+        if self.identity_provider.auth_enabled:  # --token: Voilà's login form stays
+            own = [rule for rule in own if not rule[0].endswith("/login")]
+            own += [rule for rule in self.identity_provider.get_handlers() if rule[0] == "/login"]
+        return own + handlers
+
+
+def main() -> None:
+    """Entry point of ``python -m durak_server``."""
+    DurakServer.launch_instance()

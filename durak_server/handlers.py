@@ -1,0 +1,177 @@
+"""HTTP handlers that replace or add to Voilà's.
+
+* :class:`RenderHandler` (``/voila/render/<name>``): sets the ``_xsrf`` cookie (so Voilà's own
+  ``beforeunload`` shutdown beacon is accepted), refuses ``_``- and ``.``-prefixed names (404),
+  serves a known page from the kernel pool when one is ready, and answers 503 ("the explainer
+  is full") instead of starting a kernel beyond ``max_kernels``.
+* :class:`ShutdownHandler` (``/voila/api/shutdown/<id>``): Voilà's, but any failed cross-site
+  check is a 403.
+* :class:`IndexRedirectHandler` (``/``, ``/voila/tree…``, ``/login``, ``/logout``): a redirect to
+  the index, keeping ``?lang=``.
+* :class:`NotFoundHandler`: every unknown URL gets a small localized 404 page, never a 500.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from jupyter_server.base.handlers import JupyterHandler
+from jupyter_server.utils import url_path_join
+from tornado import web
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+from voila.tornado.handler import TornadoVoilaHandler
+
+from .kernels import DurakKernelManager, PooledPage, Reservation, holding
+from .notices import RETRY_AFTER, full_page, not_found_page, request_language, with_lang
+
+#: The page every redirect leads to, relative to the base URL.
+INDEX = "voila/render/index.ipynb"
+#: ``?lang=`` values longer than this are not carried over by redirects.
+MAX_LANG = 16
+
+
+def is_private(name: str) -> bool:
+    """Names never rendered directly: any part starting with ``_`` (the pool's shell, test
+    helpers) or ``.`` (hidden files, checkpoints)."""
+    return any(part.startswith(("_", ".")) for part in name.replace("\\", "/").split("/"))
+
+
+def _index_url(handler: web.RequestHandler) -> str:
+    lang = handler.get_argument("lang", None)
+    if lang is not None and len(lang) > MAX_LANG:
+        lang = None
+    base: str = handler.settings.get("base_url", "/")
+    return with_lang(url_path_join(base, INDEX), lang)
+
+
+def _write_not_found(handler: web.RequestHandler) -> None:
+    language = request_language(
+        handler.request.query, handler.request.headers.get("Accept-Language")
+    )
+    handler.set_header("Content-Type", "text/html; charset=UTF-8")
+    handler.set_header("Cache-Control", "no-store")
+    handler.finish(not_found_page(language, _index_url(handler)))
+
+
+class RenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
+    """``/voila/render/<name>``: Voilà's render handler with the pool, the cap and the cookie."""
+
+    @property
+    def durak_manager(self) -> DurakKernelManager:
+        manager: DurakKernelManager = self.kernel_manager
+        return manager
+
+    @web.authenticated
+    async def get(self, path: str | None = None) -> None:
+        # Touching the token sets the _xsrf cookie, which Voilà's page reads for its
+        # beforeunload beacon (POST voila/api/shutdown/<kernel id>).
+        self.xsrf_token  # noqa: B018
+        name = path or ""
+        if not name:
+            self.redirect(_index_url(self))
+            return
+        if is_private(name):
+            raise web.HTTPError(404)
+        if self._is_pool_page(name):
+            pooled = self.durak_manager.pop_ready()
+            if pooled is not None:
+                await self._write_pooled(pooled)
+                return
+        reservation: Reservation | None = None
+        if self._starts_kernel(name):
+            reservation = self.durak_manager.budget.reserve()
+            if reservation is None:
+                self._write_full()
+                return
+        with holding(reservation):
+            async for html in self.get_generator(path=name):
+                self.write(html)
+                self.flush()
+
+    def _is_pool_page(self, name: str) -> bool:
+        pages: frozenset[str] = self.settings.get("durak_pool_pages", frozenset())
+        stem, ext = os.path.splitext(name)
+        return ext == ".ipynb" and stem in pages
+
+    def _starts_kernel(self, name: str) -> bool:
+        root: str = self.settings["durak_root_dir"]
+        return name.lower().endswith(".ipynb") and os.path.isfile(os.path.join(root, name))
+
+    async def _write_pooled(self, pooled: PooledPage) -> None:
+        """Send the pre-rendered shell, then whatever its render still produces (as Voilà)."""
+        self.set_header("Content-Type", "text/html")
+        self.set_header("Cache-Control", "no-cache, no-store, must-revalidate")
+        self.set_header("Pragma", "no-cache")
+        self.set_header("Expires", "0")
+        cache = pooled.renderer.rendered_cache
+        sent = len(cache)
+        if sent:
+            self.write("".join(cache[:sent]))
+            self.flush()
+        rendered, rendering = await pooled.render_task
+        if len(rendered) > sent:
+            self.write("".join(rendered[sent:]))
+            self.flush()
+        async for html, _ in rendering:
+            self.write(html)
+            self.flush()
+
+    def _write_full(self) -> None:
+        language = request_language(self.request.query, self.request.headers.get("Accept-Language"))
+        self.log.warning("Kernel cap reached: answered 503 to %s", self.request.path)
+        self.set_status(503)
+        self.set_header("Retry-After", str(RETRY_AFTER))
+        self.set_header("Content-Type", "text/html; charset=UTF-8")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(full_page(language, self.request.uri or _index_url(self)))
+
+    def write_error(self, status_code: int, **kwargs: Any) -> None:
+        if status_code == 404:
+            _write_not_found(self)
+            return
+        super().write_error(status_code, **kwargs)
+
+
+class ShutdownHandler(VoilaShutdownKernelHandler):  # type: ignore[misc]
+    """Voilà's beacon target; a request failing the cross-site checks gets 403 (Jupyter
+    Server answers 404 when only the Origin is wrong)."""
+
+    def check_xsrf_cookie(self) -> None:
+        try:
+            super().check_xsrf_cookie()
+        except web.HTTPError as error:
+            raise web.HTTPError(403, "cross-site request refused") from error
+
+
+class IndexRedirectHandler(JupyterHandler):
+    """Redirect to the index page, keeping ``?lang=`` (``/``, ``/voila/tree…``, ``/login``)."""
+
+    def check_xsrf_cookie(self) -> None:
+        """Nothing to protect: every method only redirects."""
+
+    async def prepare(self, *args: Any, **kwargs: Any) -> None:
+        self.redirect(_index_url(self))
+
+    def get(self, *args: Any) -> None:
+        """Handled in :meth:`prepare`."""
+
+    post = head = get
+
+
+class LogoutHandler(IndexRedirectHandler):
+    """``/logout``: forget a login (only meaningful with ``--token``), then go to the index.
+    Jupyter Server's own logout page cannot render under Voilà (it needs ``static_path``) and
+    answered 500."""
+
+    async def prepare(self, *args: Any, **kwargs: Any) -> None:
+        self.identity_provider.clear_login_cookie(self)
+        self.redirect(_index_url(self))
+
+
+class NotFoundHandler(web.RequestHandler):
+    """Any URL no handler claims: a localized 404 page with a link to the index."""
+
+    def prepare(self) -> None:
+        self.set_status(404)
+        _write_not_found(self)

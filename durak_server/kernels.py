@@ -1,0 +1,252 @@
+"""Kernel manager: a cap on live kernels and a pool of pre-started ``_shell`` kernels.
+
+* **Cap.** :meth:`KernelBudget.reserve` grants a slot while ``live kernels + reserved slots``
+  is below ``max_kernels``; every kernel start (a page rendered cold, a pool refill) holds a
+  slot until the kernel is registered, so concurrent requests cannot overshoot.
+* **Pool.** Voilà's preheat machinery (``VoilaKernelManager``) runs for one notebook only, the
+  page shell (``_shell.ipynb``): each pooled kernel has executed the shell and holds its HTML.
+  Refills are serialized (one kernel starting and rendering at a time) and wait until
+  ``refill_delay`` seconds passed since the last kernel was taken, so a burst of learners is
+  not slowed by refills; they never exceed the cap. Pooled kernels are never culled (Voilà).
+
+Log lines: ``Using pre-heated kernel: <id> for _shell.ipynb`` (a page served from the pool),
+``Kernel pool of _shell.ipynb is filled with N kernel(s)``, ``Kernel cap reached``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from typing import Any
+
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from voila.notebook_renderer import NotebookRenderer
+from voila.utils import ENV_VARIABLE
+from voila.voila_kernel_manager import voila_kernel_manager_factory
+
+#: Seconds to wait before trying a refill again when the cap leaves no room, or after a
+#: refill failed.
+RETRY_SECONDS = 10.0
+
+
+@dataclass
+class PooledPage:
+    """A kernel taken from the pool, with what its pre-render has produced so far."""
+
+    kernel_id: str
+    renderer: NotebookRenderer
+    render_task: asyncio.Task[tuple[list[str], Any]]
+
+
+class Reservation:
+    """One slot of the kernel cap, held until its kernel is registered (then the kernel
+    itself counts); :meth:`release` is idempotent."""
+
+    def __init__(self, budget: KernelBudget) -> None:
+        self._budget: KernelBudget | None = budget
+
+    def release(self) -> None:
+        budget, self._budget = self._budget, None
+        if budget is not None:
+            budget.reserved -= 1
+
+
+class KernelBudget:
+    """Counts live kernels plus kernels being started against ``max_kernels`` (0 = no cap)."""
+
+    def __init__(self, manager: AsyncMappingKernelManager, max_kernels: int) -> None:
+        self.manager = manager
+        self.max_kernels = max_kernels
+        self.reserved = 0
+
+    def live(self) -> int:
+        """Kernels the manager knows (started or starting)."""
+        kernels: dict[str, Any] = self.manager._kernels
+        pending: dict[str, Any] = self.manager._pending_kernels
+        return len(kernels.keys() | pending.keys())
+
+    def reserve(self) -> Reservation | None:
+        """A slot for one more kernel, or ``None`` when the cap is reached."""
+        if self.max_kernels > 0 and self.live() + self.reserved >= self.max_kernels:
+            return None
+        self.reserved += 1
+        return Reservation(self)
+
+
+#: The reservation of the kernel start running in this task (see :func:`holding`).
+_RESERVATION: ContextVar[Reservation | None] = ContextVar("durak_reservation", default=None)
+
+
+@contextmanager
+def holding(reservation: Reservation | None) -> Iterator[None]:
+    """Kernel starts inside this block consume ``reservation`` the moment the kernel is
+    registered; the slot is released on exit in any case."""
+    token = _RESERVATION.set(reservation)
+    try:
+        yield
+    finally:
+        _RESERVATION.reset(token)
+        if reservation is not None:
+            reservation.release()
+
+
+_VoilaPoolManager: Any = voila_kernel_manager_factory(AsyncMappingKernelManager, True, 0)
+
+
+class DurakKernelManager(_VoilaPoolManager):  # type: ignore[misc]
+    """Voilà's pooling kernel manager with a cap, one pooled notebook and paced refills.
+
+    Configured by :class:`durak_server.app.DurakServer` (``pool_notebook``, ``pool_size``,
+    ``refill_delay``, ``max_kernels``) before Voilà's constructor fills the pool.
+    """
+
+    def __init__(
+        self,
+        *,
+        pool_notebook: str,
+        pool_size: int,
+        refill_delay: float,
+        max_kernels: int,
+        **kwargs: Any,
+    ) -> None:
+        self.pool_notebook = pool_notebook
+        self.pool_size = pool_size
+        self.refill_delay = refill_delay
+        self.budget = KernelBudget(self, max_kernels)
+        self._last_pop = -math.inf
+        self._refill_wanted: asyncio.Event | None = None
+        self._refiller: asyncio.Task[None] | None = None
+        # Voilà's constructor calls fill_if_needed() for every notebook _notebook_filter keeps.
+        super().__init__(**kwargs)
+
+    # ------------------------------------------------------------------ Voilà hooks
+
+    def _notebook_filter(self, nb_path: Any) -> bool:
+        """Only the shell is pre-heated (Voilà passes absolute paths)."""
+        relative = os.path.relpath(str(nb_path), self.parent.root_dir)
+        return self.pool_size > 0 and relative == self.pool_notebook
+
+    def fill_if_needed(self, *args: Any, **kwargs: Any) -> None:
+        """Wake the (single) refill task instead of starting kernels at once."""
+        if self.pool_size <= 0:
+            return
+        if self._refiller is None:
+            loop = asyncio.get_event_loop()
+            self._refill_wanted = asyncio.Event()
+            self._refiller = loop.create_task(self._refill_loop())
+        assert self._refill_wanted is not None
+        self._refill_wanted.set()
+
+    def pre_start_kernel(self, kernel_name: str | None, kwargs: Any) -> Any:
+        """Jupyter Client registers the kernel right after this (no await in between): the
+        start's reservation is handed over to the kernel itself here."""
+        reservation = _RESERVATION.get()
+        if reservation is not None:
+            reservation.release()
+        return super().pre_start_kernel(kernel_name, kwargs)
+
+    def get_pool_size(self, notebook_name: str) -> int:
+        """Voilà's own handler must never use the pool (the render handler does)."""
+        return 0
+
+    async def shutdown_all(self, *args: Any, **kwargs: Any) -> None:
+        """Stop refilling, forget unfinished pool slots (their kernels, if any, are registered
+        and shut down with the rest), then Voilà's shutdown. Voilà runs this on a new event
+        loop after the server's has stopped: nothing of the old loop may be awaited here."""
+        if self._refiller is not None:
+            self._refiller.cancel()
+        self._pool[:] = [future for future in self._pool if _succeeded(future)]
+        await super().shutdown_all(*args, **kwargs)
+
+    # ------------------------------------------------------------------ the pool
+
+    @property
+    def _pool(self) -> list[asyncio.Future[dict[str, Any]]]:
+        pools: dict[str, list[asyncio.Future[dict[str, Any]]]] = self._pools
+        return pools.setdefault(self.pool_notebook, [])
+
+    def ready_count(self) -> int:
+        """Pooled kernels that have started (their shell may still be rendering)."""
+        return sum(1 for f in self._pool if _succeeded(f))
+
+    def pop_ready(self) -> PooledPage | None:
+        """Take a started pooled kernel, or ``None`` if none is ready."""
+        for index, future in enumerate(self._pool):
+            if _succeeded(future):
+                del self._pool[index]
+                content = future.result()
+                renderer: NotebookRenderer = content["renderer"]
+                renderer.stop_generator = True
+                self._last_pop = asyncio.get_event_loop().time()
+                self.log.info(
+                    "Using pre-heated kernel: %s for %s (%d left in the pool)",
+                    content["kernel_id"],
+                    self.pool_notebook,
+                    self.ready_count(),
+                )
+                self.fill_if_needed()
+                return PooledPage(content["kernel_id"], renderer, content["task"])
+        return None
+
+    async def _refill_loop(self) -> None:
+        assert self._refill_wanted is not None
+        loop = asyncio.get_event_loop()
+        capped = False
+        while True:
+            await self._refill_wanted.wait()
+            self._refill_wanted.clear()
+            while len(self._pool) < self.pool_size:
+                wait = self._last_pop + self.refill_delay - loop.time()
+                if wait > 0:
+                    await asyncio.sleep(wait)  # learners are still arriving: keep quiet
+                    continue
+                reservation = self.budget.reserve()
+                if reservation is None:
+                    if not capped:
+                        self.log.info("Kernel cap reached: the pool waits for a free slot")
+                    capped = True
+                    await asyncio.sleep(RETRY_SECONDS)
+                    continue
+                capped = False
+                future = loop.create_task(self._start_pooled(reservation))
+                self._pool.append(future)
+                try:
+                    content = await future
+                    await content["task"]  # serialized: the shell has rendered
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    self.log.exception("Could not pre-start a kernel for %s", self.pool_notebook)
+                    if future in self._pool:
+                        self._pool.remove(future)
+                    await asyncio.sleep(RETRY_SECONDS)
+                    continue
+                if len(self._pool) == self.pool_size and all(map(_succeeded, self._pool)):
+                    self.log.info(
+                        "Kernel pool of %s is filled with %s kernel(s)",
+                        self.pool_notebook,
+                        self.pool_size,
+                    )
+
+    async def _start_pooled(self, reservation: Reservation) -> dict[str, Any]:
+        """Start one kernel and pre-render the shell in it (Voilà's ``_initialize``)."""
+        parent = self.parent
+        env = dict(os.environ)
+        env[ENV_VARIABLE.VOILA_BASE_URL] = parent.base_url
+        env[ENV_VARIABLE.VOILA_SERVER_URL] = parent.server_url
+        env[ENV_VARIABLE.VOILA_APP_PORT] = str(parent.port)
+        env[ENV_VARIABLE.VOILA_PREHEAT] = "True"
+        with holding(reservation):
+            content: dict[str, Any] = await self._initialize(
+                self.pool_notebook, None, path=os.path.dirname(self.pool_notebook), env=env
+            )
+        return content
+
+
+def _succeeded(future: asyncio.Future[dict[str, Any]]) -> bool:
+    return future.done() and not future.cancelled() and future.exception() is None
