@@ -12,14 +12,7 @@ for resuming, and a resumed page deals anew.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import hashlib
-import hmac
-import json
-import os
 import random
-import secrets
 from typing import Any, Final
 
 import ipywidgets as w
@@ -30,93 +23,14 @@ from .app import LessonApp
 from .bridge import PageBridge
 from .i18n import N_
 from .lessons import Lesson, Step, _current_position
+from .sealing import RESUME_KEY_ENV
+from .sealing import seal as seal_deal
+from .sealing import unseal as unseal_deal
 
 __all__ = ["RESUME_KEY_ENV", "GameApp", "game_lesson", "seal_deal", "unseal_deal"]
 
 NAMES = ("Ana", "Bruno", "Diana", "Elena", "Fiodor")
-RESUME_KEY_ENV: Final = "DURAK_RESUME_KEY"
 _MAX_SEED: Final = 2**31
-_NONCE: Final = 16
-_TAG: Final = 32
-_MAX_TOKEN: Final = 400
-
-
-_KEY_FILE: Final = "durak-resume.key"
-
-
-def _key_file() -> bytes | None:
-    """The machine's resume key (32 random bytes), created on first use; ``None`` if there
-    is no Jupyter runtime directory to keep it in."""
-    try:
-        from jupyter_core.paths import jupyter_runtime_dir
-
-        folder = jupyter_runtime_dir()
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        path = os.path.join(folder, _KEY_FILE)
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            pass
-        else:
-            with os.fdopen(fd, "wb") as out:
-                out.write(secrets.token_bytes(32))
-        with open(path, "rb") as source:
-            key = source.read()
-    except (ImportError, OSError):
-        return None
-    return key if len(key) == 32 else None
-
-
-def _key() -> bytes | None:
-    secret = os.environ.get(RESUME_KEY_ENV, "")
-    if secret:
-        return hashlib.sha256(secret.encode()).digest()
-    return _key_file()
-
-
-def _stream(key: bytes, nonce: bytes, size: int) -> bytes:
-    blocks = (
-        hmac.new(key, b"durak-deal-stream" + nonce + i.to_bytes(4, "big"), hashlib.sha256).digest()
-        for i in range(-(-size // 32))
-    )
-    return b"".join(blocks)[:size]
-
-
-def _tag(key: bytes, nonce: bytes, cipher: bytes) -> bytes:
-    return hmac.new(key, b"durak-deal-tag" + nonce + cipher, hashlib.sha256).digest()
-
-
-def seal_deal(deal: dict[str, Any], key: bytes | None = None) -> str | None:
-    """``deal`` encrypted and authenticated with the server's key (``None`` without one)."""
-    key = key or _key()
-    if key is None:
-        return None
-    plain = json.dumps(deal, separators=(",", ":"), sort_keys=True).encode()
-    nonce = secrets.token_bytes(_NONCE)
-    cipher = bytes(a ^ b for a, b in zip(plain, _stream(key, nonce, len(plain)), strict=True))
-    return base64.urlsafe_b64encode(nonce + cipher + _tag(key, nonce, cipher)).decode("ascii")
-
-
-def unseal_deal(token: object, key: bytes | None = None) -> dict[str, Any] | None:
-    """The deal sealed in ``token``, or ``None`` if it is not one this server sealed."""
-    key = key or _key()
-    if key is None or not isinstance(token, str) or len(token) > _MAX_TOKEN:
-        return None
-    try:
-        raw = base64.urlsafe_b64decode(token.encode("ascii"))
-    except (ValueError, binascii.Error, UnicodeEncodeError):
-        return None
-    if len(raw) <= _NONCE + _TAG:
-        return None
-    nonce, cipher, tag = raw[:_NONCE], raw[_NONCE:-_TAG], raw[-_TAG:]
-    if not hmac.compare_digest(tag, _tag(key, nonce, cipher)):
-        return None
-    plain = bytes(a ^ b for a, b in zip(cipher, _stream(key, nonce, len(cipher)), strict=True))
-    try:
-        deal = json.loads(plain)
-    except ValueError:
-        return None
-    return deal if isinstance(deal, dict) else None
 
 
 def _valid_deal(deal: object) -> tuple[int, int, str] | None:
