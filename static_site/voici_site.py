@@ -1,0 +1,171 @@
+"""``voici build`` of the page notebooks, with the locally assembled Pyodide, and its checks."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from .config import NOTEBOOKS, BuildError
+
+KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
+#: Browsers have no service workers on plain http:// to anything but localhost (e.g. a laptop
+#: serving a classroom on its LAN address). JupyterLite 0.7's service worker manager then never
+#: becomes ready, and Voici waits for it before running the notebook: the page hangs at
+#: "Running ...". Where there is none, the pages get one that refuses to register: the manager
+#: gives up, and the kernel runs without (the worker only syncs files the pages do not use).
+NO_SERVICE_WORKER_SHIM = """<script>
+if (!("serviceWorker" in navigator)) {
+  Object.defineProperty(navigator, "serviceWorker", {
+    configurable: true,
+    value: {
+      controller: null,
+      register: () => Promise.reject(new Error("no service workers on insecure origins")),
+      getRegistration: () => Promise.resolve(undefined),
+      getRegistrations: () => Promise.resolve([]),
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    },
+  });
+}
+</script>
+"""
+#: The lab extensions the site must hold (the kernel, the widget managers, Voici's own).
+EXPECTED_EXTENSIONS = frozenset(
+    {
+        "@jupyter-widgets/jupyterlab-manager",
+        "@jupyterlite/pyodide-kernel-extension",
+        "@voila-dashboards/jupyterlab-preview",
+        "anywidget",
+        "jupyterlab_pygments",
+    }
+)
+#: Where Voici puts the rendered pages, relative to the site.
+PAGES = Path("voici/render")
+
+#: A ``<link>`` to another host: Voilà's lab template links Font Awesome from a CDN (its CSS is
+#: bundled in the front end too, so nothing is lost without it).
+OUTSIDE_LINK = re.compile(r"""<link\b[^>]*\bhref=["']https?://[^>]*>\s*""", re.IGNORECASE)
+#: Any other reference to another host in a page's markup fails the build.
+OUTSIDE_REFERENCE = re.compile(r"""\b(?:src|href)=["'](?:https?:)?//""", re.IGNORECASE)
+
+#: The site's front door: opens the index page, keeping ``?lang=``.
+ROOT_REDIRECT = """<!DOCTYPE html>
+<html>
+<head>
+<meta charset="utf-8">
+<title>Durak</title>
+<script>location.replace("voici/render/index.html" + location.search + location.hash);</script>
+<meta http-equiv="refresh" content="0; url=voici/render/index.html">
+</head>
+<body><a href="voici/render/index.html">Durak</a></body>
+</html>
+"""
+
+
+def page_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
+    """The notebooks that are pages: all but those starting with ``_`` (the Voilà server's
+    internal ones, e.g. the pre-started pool's ``_shell``)."""
+    found = sorted(p for p in folder.glob("*.ipynb") if not p.name.startswith("_"))
+    if not found:
+        raise BuildError(f"no page notebooks in {folder}")
+    return found
+
+
+def write_lite_dir(lite_dir: Path) -> None:
+    """The lite dir's ``jupyter-lite.json``: piplite must never reach for pypi.org. (The
+    Pyodide addon sets ``pyodideUrl`` itself because ``static/pyodide/`` exists there.)"""
+    settings = {
+        "jupyter-config-data": {
+            "litePluginSettings": {KERNEL_PLUGIN: {"disablePyPIFallback": True}},
+        }
+    }
+    lite_dir.mkdir(parents=True, exist_ok=True)
+    (lite_dir / "jupyter-lite.json").write_text(json.dumps(settings, indent=2) + "\n")
+
+
+def stage_contents(notebooks: list[Path], contents: Path) -> None:
+    """Copy the page notebooks into a folder of their own (Voici builds a whole folder)."""
+    if contents.exists():
+        shutil.rmtree(contents)
+    contents.mkdir(parents=True)
+    for notebook in notebooks:
+        shutil.copy2(notebook, contents / notebook.name)
+
+
+def voici_build(lite_dir: Path, contents: Path, output: Path, jupyter_data: Path) -> None:
+    """Run ``voici build`` (source maps left out). Jupyter's per-user data folder is pointed
+    at an empty one, so only the build venv's lab extensions are copied."""
+    voici = Path(sys.executable).with_name("voici")
+    if not voici.exists():
+        raise BuildError(f"{voici} not found: the build venv lacks voici-core")
+    if output.exists():
+        shutil.rmtree(output)
+    jupyter_data.mkdir(parents=True, exist_ok=True)
+    env = {**os.environ, "JUPYTER_DATA_DIR": str(jupyter_data)}
+    env["JUPYTER_CONFIG_DIR"] = str(jupyter_data)
+    command = [
+        str(voici), "build", "--no-sourcemaps", "--show_tracebacks=False",
+        f"--lite-dir={lite_dir}", f"--contents={contents}", f"--output-dir={output}",
+    ]  # fmt: skip
+    result = subprocess.run(
+        command, cwd=lite_dir, env=env, capture_output=True, text=True, check=False
+    )
+    if result.returncode != 0:
+        raise BuildError(
+            f"voici build failed (exit {result.returncode}):\n"
+            + (result.stdout + result.stderr)[-6000:]
+        )
+
+
+def finish_site(output: Path, notebooks: list[Path]) -> dict[str, Any]:
+    """Check the built site and give it its front door; returns the kernel settings found.
+
+    Fails when a page, the Pyodide folder or an expected lab extension is missing, when
+    ``pyodideUrl`` is not local, or when piplite could fall back to PyPI.
+    """
+    expected = [PAGES / f"{notebook.stem}.html" for notebook in notebooks]
+    missing = [str(page) for page in expected if not (output / page).is_file()]
+    if missing:
+        raise BuildError(f"voici build made no page for: {', '.join(missing)}")
+    config = json.loads((output / "jupyter-lite.json").read_text(encoding="utf-8"))
+    data = config.get("jupyter-config-data", {})
+    kernel = data.get("litePluginSettings", {}).get(KERNEL_PLUGIN, {})
+    url = kernel.get("pyodideUrl", "")
+    if not url.startswith("./") or not (output / url).is_file():
+        raise BuildError(f"pyodideUrl is {url!r}, not the site's own Pyodide")
+    if kernel.get("disablePyPIFallback") is not True:
+        raise BuildError("disablePyPIFallback is not set: piplite could reach for pypi.org")
+    extensions = {ext.get("name") for ext in data.get("federated_extensions", [])}
+    if extensions != EXPECTED_EXTENSIONS:
+        raise BuildError(
+            f"unexpected lab extensions: missing {sorted(EXPECTED_EXTENSIONS - extensions)}, "
+            f"extra {sorted(e for e in extensions - EXPECTED_EXTENSIONS if e)}"
+        )
+    (output / "index.html").write_text(ROOT_REDIRECT, encoding="utf-8")
+    drop_outside_links(output)
+    for page in sorted((output / "voici").rglob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        if html.count("<head>") != 1:
+            raise BuildError(f"{page.relative_to(output)}: no single <head> to add the shim to")
+        page.write_text(html.replace("<head>", "<head>\n" + NO_SERVICE_WORKER_SHIM), "utf-8")
+    return dict(kernel)
+
+
+def drop_outside_links(output: Path) -> None:
+    """Remove stylesheet links to other hosts from every page; fail if any other reference
+    to another host is left (the site must work with no network but its own host)."""
+    for page in sorted(output.rglob("*.html")):
+        html = page.read_text(encoding="utf-8")
+        cleaned = OUTSIDE_LINK.sub("", html)
+        left = OUTSIDE_REFERENCE.search(cleaned)
+        if left:
+            context = cleaned[max(0, left.start() - 80) : left.end() + 80]
+            raise BuildError(f"{page.relative_to(output)} refers to another host: {context}")
+        if cleaned != html:
+            page.write_text(cleaned, encoding="utf-8")

@@ -1,0 +1,239 @@
+"""The offline static site (``script/build-static``: Voici + Pyodide) in real Chromium.
+
+The site is built when missing or stale (``script/build-static --if-stale``; from a fresh clone
+that downloads from PyPI and npm), served from ``build/static/`` by a plain static file server on
+127.0.0.1, and opened in Chromium whose resolver maps every other host to nothing: every request
+the pages make is recorded, and none may leave 127.0.0.1. The kernel runs in the browser, so a
+cold page takes seconds of CPU (Pyodide boots, loads the wheels, runs the notebook): the waits
+are long, and one browser context is reused so the HTTP cache serves the files after the first
+page. Each page is loaded once: lesson 1 is walked (a refused card with its Spanish explanation,
+a correct move, the language menu to Russian), then every page is opened in Russian, the index
+first (through the site's root), whose link leads to lesson 1, and the last page through a name
+for 127.0.0.1 that makes it an insecure context (no service worker), as a classroom laptop
+serving the site over plain http:// on its LAN address would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+from static_site.config import SITE
+from static_site.serve import serving
+from tests.lesson_clicks import expected_action
+from tutorial.app import find_lesson
+from tutorial.i18n import translator
+from tutorial.index_page import notebook_name
+from tutorial.lessons import load_lessons
+
+from .harness import CHROMIUM, CHROMIUM_ARGS, REPO, chromium_missing_reason, screenshot
+from .test_lessons import Walker
+
+if TYPE_CHECKING:
+    from playwright.sync_api import BrowserContext, ConsoleMessage, Page, Request
+
+BUILD_SCRIPT = REPO / "script" / "build-static"
+#: Where Voici puts the pages (``<notebook stem>.html``).
+PAGES = "/voici/render/"
+#: A name for 127.0.0.1 that is not "localhost": pages opened through it are an insecure
+#: context, as on a laptop serving a classroom over plain http:// on its LAN address.
+LAN_NAME = "lan.durak.test"
+#: Chromium resolves no host but 127.0.0.1 (and LAN_NAME, to it): anything else fails.
+OFFLINE_ARGS = (
+    *CHROMIUM_ARGS,
+    f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1 , MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+)
+#: What Voici logs when the browser has no service worker (insecure context); harmless.
+NO_SERVICE_WORKER_ERROR = "console.error: undefined"
+#: A cold page boots Pyodide, loads the wheels and runs the notebook, all in the browser.
+COLD_PAGE_MS = 120_000
+HAND = ".durak-table .dt-hand"
+#: What shows that each kind of page has drawn its content.
+DRAWN = {"index": ".durak-index-item", "house-rules": ".durak-title h2", "play": HAND}
+
+
+@pytest.fixture(scope="session")
+def static_site_url() -> Iterator[str]:
+    """Build the site if needed, serve it on a free port of 127.0.0.1; yields the base URL."""
+    reason = chromium_missing_reason()
+    if reason:
+        pytest.skip(reason)
+    started = time.monotonic()
+    result = subprocess.run(
+        [str(BUILD_SCRIPT), "--if-stale"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+        check=False,
+    )
+    assert result.returncode == 0, (
+        f"script/build-static failed (exit {result.returncode}):\n"
+        + (result.stdout + result.stderr)[-6000:]
+    )
+    print(f"script/build-static --if-stale: {time.monotonic() - started:.1f} s")
+    with serving(SITE) as url:
+        yield url
+
+
+@dataclass
+class Traffic:
+    """Every request the context's pages, workers and service worker made, and the errors."""
+
+    urls: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def on_request(self, request: Request) -> None:
+        self.urls.append(request.url)
+
+    def watch(self, page: Page) -> None:
+        page.on("console", self.on_console)
+        page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
+
+    def on_console(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(f"console.error: {message.text}")
+
+    def outside(self) -> list[str]:
+        """Requests to any host but 127.0.0.1 and its alias :data:`LAN_NAME`
+        (``data:``/``blob:`` URLs have none)."""
+        return [
+            url
+            for url in self.urls
+            if urlsplit(url).scheme in ("http", "https", "ws", "wss")
+            and urlsplit(url).hostname not in ("127.0.0.1", LAN_NAME)
+        ]
+
+
+@pytest.fixture(scope="module")
+def offline(static_site_url: str) -> Iterator[tuple[BrowserContext, Traffic]]:
+    """One Chromium context for the module (its HTTP cache serves later pages), with every host
+    but 127.0.0.1 unresolvable, and the record of its traffic."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(OFFLINE_ARGS))
+        context = browser.new_context(
+            base_url=static_site_url, viewport={"width": 1280, "height": 800}, locale="es-ES"
+        )
+        traffic = Traffic()
+        context.on("request", traffic.on_request)
+        context.on("page", traffic.watch)
+        try:
+            yield context, traffic
+        finally:
+            with contextlib.suppress(Exception):
+                context.close()
+            browser.close()
+
+
+def open_page(page: Page, path: str, selector: str) -> float:
+    """Go to ``path`` and wait until ``selector`` is visible; returns the seconds it took."""
+    started = time.monotonic()
+    page.goto(path, wait_until="commit", timeout=COLD_PAGE_MS)
+    page.locator(selector).first.wait_for(state="visible", timeout=COLD_PAGE_MS)
+    return time.monotonic() - started
+
+
+def test_lesson_one_refuses_explains_plays_and_switches_language(
+    offline: tuple[BrowserContext, Traffic],
+) -> None:
+    context, traffic = offline
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    lesson = find_lesson("beating")
+    stem = Path(notebook_name(lesson)).stem
+    seconds = open_page(page, f"{PAGES}{stem}.html?lang=es", HAND)
+    print(f"{stem}: first table after {seconds:.1f} s (cold)")
+
+    walker = Walker(page, lesson, "es")
+    walker.expect_same()
+    es = translator("es")
+    refused = played = False
+    while not played:
+        step = walker.shadow.step
+        assert step is not None, "lesson 1 ended before a move with a listed wrong answer"
+        if step.kind == "move":
+            hand = walker.shadow.game.hand(walker.shadow.you)
+            wrong = [w for w in step.wrong if w.play.card is not None and w.play.card in hand]
+            if wrong and not refused:
+                walker.play(wrong[0].play)  # refused: the kernel explains, in Spanish
+                expect(page.locator(".dt-message")).to_contain_text(es.gettext(wrong[0].explain))
+                screenshot(page, "static-lesson-01-es-refused", full_page=False)
+                refused = True
+            walker.play(expected_action(walker.shadow, step))  # the page agrees at each click
+            played = refused
+        elif step.kind == "question":
+            walker.choose(next(i for i, c in enumerate(step.choices) if c.correct))
+        walker.next()
+
+    walker.switch_language("ru")  # the menu: every text of the page in Russian
+    ru = translator("ru")
+    expect(page.locator(".durak-title h2")).to_have_text(ru.gettext(lesson.title))
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    assert re.search(r"[?&]lang=ru\b", page.evaluate("location.search"))
+    screenshot(page, "static-lesson-01-ru", full_page=False)
+    page.close()
+    # The record holds the kernel's own requests too (Pyodide runs in a worker): the wheels.
+    assert any(url.endswith(".whl") for url in traffic.urls), traffic.urls
+    assert not traffic.errors, "\n".join(traffic.errors)
+    assert not traffic.outside(), f"requests left 127.0.0.1: {traffic.outside()}"
+
+
+def test_every_page_draws_offline_in_russian(
+    offline: tuple[BrowserContext, Traffic], static_site_url: str
+) -> None:
+    context, traffic = offline
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    ru = translator("ru")
+    lessons = load_lessons()
+    stems = sorted(p.stem for p in (REPO / "notebooks").glob("*.ipynb") if p.name[0] != "_")
+    assert stems == sorted(p.stem for p in (SITE / PAGES.strip("/")).glob("*.html"))
+    times: dict[str, float] = {}
+
+    # The site's root opens the index, keeping ?lang=; the index's links are .html pages (with
+    # ?lang=) on the static site: its first link leads to lesson 1.
+    times["index"] = open_page(page, "/?lang=ru", DRAWN["index"])
+    expect(page).to_have_url(re.compile(rf"{PAGES}index\.html\?lang=ru$"))
+    expect(page.locator(".durak-title h2")).to_have_text(ru.gettext("Learn Durak"))
+    links = page.locator(".durak-index-item a")
+    expect(links).to_have_count(len(lessons))
+    for i, lesson in enumerate(lessons):
+        href = f"{Path(notebook_name(lesson)).stem}.html?lang=ru"
+        expect(links.nth(i)).to_have_attribute("href", href)
+    started = time.monotonic()
+    links.first.click()
+    page.locator(HAND).first.wait_for(state="visible", timeout=COLD_PAGE_MS)
+    times[Path(notebook_name(lessons[0])).stem] = time.monotonic() - started
+    expect(page.locator(".durak-title h2")).to_have_text(ru.gettext(lessons[0].title))
+
+    titles = {Path(notebook_name(lesson)).stem: lesson.title for lesson in lessons}
+    lan_page = stems[-1]  # opened through the LAN name: no service worker there
+    lan_url = static_site_url.replace("127.0.0.1", LAN_NAME, 1)
+    for stem in stems:
+        if stem in times:
+            continue
+        base = lan_url if stem == lan_page else ""
+        times[stem] = open_page(page, f"{base}{PAGES}{stem}.html?lang=ru", DRAWN.get(stem, HAND))
+        if stem == lan_page:
+            assert page.evaluate("window.isSecureContext") is False
+        expect(page.locator("html")).to_have_attribute("lang", "ru")
+        if stem in titles:
+            expect(page.locator(".durak-title h2")).to_have_text(ru.gettext(titles[stem]))
+    print("seconds to draw each page:", ", ".join(f"{k} {v:.1f}" for k, v in times.items()))
+    assert sorted(times) == stems
+    page.close()
+    errors = [e for e in traffic.errors if e != NO_SERVICE_WORKER_ERROR]
+    assert not errors, "\n".join(errors)
+    assert not traffic.outside(), f"requests left 127.0.0.1: {traffic.outside()}"
