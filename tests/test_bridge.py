@@ -8,16 +8,13 @@ message (as in tests/test_table_widget.py).
 
 from __future__ import annotations
 
-import copy
 import json
 import logging
 import math
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
-import comm
 import pytest
-from comm.base_comm import BaseComm
 
 from tests.lesson_clicks import clicks_for, expected_action
 from tutorial import pages
@@ -29,23 +26,6 @@ from tutorial.i18n import translator
 from tutorial.index_page import IndexApp
 from tutorial.page import PENDING_CLASS, BridgedPage
 from tutorial.pages import PAGES, MessagePage, Shell, page
-
-
-class RecordingComm(BaseComm):
-    """A comm that keeps every message it would publish."""
-
-    log: ClassVar[list[tuple[str, Any]]] = []
-
-    def publish_msg(self, msg_type: str, data: Any = None, *args: Any, **keys: Any) -> None:
-        self.log.append((msg_type, copy.deepcopy(data)))
-
-
-@pytest.fixture
-def messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any]]:
-    log: list[tuple[str, Any]] = []
-    monkeypatch.setattr(RecordingComm, "log", log)
-    monkeypatch.setattr(comm, "create_comm", lambda **kwargs: RecordingComm(**kwargs))
-    return log
 
 
 @pytest.fixture(autouse=True)

@@ -3,13 +3,10 @@ whatever else arrives is dropped, and what goes back to the browser stays small.
 
 from __future__ import annotations
 
-import copy
 import json
-from typing import Any, ClassVar
+from typing import Any
 
-import comm
 import pytest
-from comm.base_comm import BaseComm
 
 from tutorial.progress import MAX_STARS, lesson_ids, merge_progress, sanitize_progress
 from tutorial.table_widget import PROGRESS_MAX_CHARS
@@ -98,22 +95,6 @@ def test_the_known_lessons_are_the_explainers() -> None:
 
 # -------------------------------------------------------------- through the lesson page
 
-
-class RecordingComm(BaseComm):
-    """A comm that keeps every message it would publish."""
-
-    log: ClassVar[list[tuple[str, Any]]] = []
-
-    def publish_msg(self, msg_type: str, data: Any = None, *args: Any, **keys: Any) -> None:
-        self.log.append((msg_type, copy.deepcopy(data)))
-
-
-@pytest.fixture
-def messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any]]:
-    log: list[tuple[str, Any]] = []
-    monkeypatch.setattr(RecordingComm, "log", log)
-    monkeypatch.setattr(comm, "create_comm", lambda **kwargs: RecordingComm(**kwargs))
-    return log
 
 
 def _browser_sends_progress(app: Any, data: object) -> None:

@@ -10,31 +10,12 @@ import copy
 import logging
 import re
 import reprlib
-from typing import Any, ClassVar
+from typing import Any
 
-import comm
 import pytest
-from comm.base_comm import BaseComm
 from ipywidgets.widgets import widget as ipywidget
 
 from tutorial.table_widget import ACTION_IDS, PROGRESS_MAX_CHARS, TableWidget, validate_click
-
-
-class RecordingComm(BaseComm):
-    """A comm that keeps every message it would publish."""
-
-    log: ClassVar[list[tuple[str, Any]]] = []
-
-    def publish_msg(self, msg_type: str, data: Any = None, *args: Any, **keys: Any) -> None:
-        self.log.append((msg_type, copy.deepcopy(data)))
-
-
-@pytest.fixture
-def messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any]]:
-    log: list[tuple[str, Any]] = []
-    monkeypatch.setattr(RecordingComm, "log", log)
-    monkeypatch.setattr(comm, "create_comm", lambda **kwargs: RecordingComm(**kwargs))
-    return log
 
 
 def card(code: str, label: str = "", mark: str = "") -> dict[str, Any]:

@@ -16,15 +16,15 @@ hellos and pings reach the page; anything else is dropped and never raises.
 
 from __future__ import annotations
 
-import json
 import logging
-import math
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, TypedDict, cast
 
 import anywidget
 from traitlets import Dict, Unicode
+
+from .browser_input import PythonOnlyTraits, json_object_copy, notify, validated
 
 __all__ = [
     "MAX_LANG",
@@ -65,37 +65,11 @@ class Ping(TypedDict):
     n: int
 
 
-def _json_safe(value: object, depth: int, budget: list[int]) -> bool:
-    """``value`` is plain JSON (no NaN/inf), not too deep, not too many nodes."""
-    budget[0] -= 1
-    if budget[0] < 0 or depth > _RESUME_MAX_DEPTH:
-        return False
-    if value is None or isinstance(value, bool | int | str):
-        return True
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, list):
-        return all(_json_safe(item, depth + 1, budget) for item in value)
-    if isinstance(value, dict):
-        return all(
-            isinstance(key, str) and _json_safe(item, depth + 1, budget)
-            for key, item in value.items()
-        )
-    return False
-
-
 def _resume_copy(data: object) -> dict[str, Any] | None:
     """A fresh copy of a bounded JSON object, or ``None`` when ``data`` is not one."""
-    if not isinstance(data, dict) or not _json_safe(data, 0, [_RESUME_MAX_NODES]):
-        return None
-    try:
-        text = json.dumps(data, separators=(",", ":"), allow_nan=False)
-    except (TypeError, ValueError, RecursionError):
-        return None
-    if len(text) > RESUME_MAX_CHARS:
-        return None
-    copy: dict[str, Any] = json.loads(text)
-    return copy
+    return json_object_copy(
+        data, max_chars=RESUME_MAX_CHARS, max_depth=_RESUME_MAX_DEPTH, max_nodes=_RESUME_MAX_NODES
+    )
 
 
 def validate_message(content: object) -> Hello | Ping | None:
@@ -132,7 +106,7 @@ def validate_message(content: object) -> Hello | Ping | None:
 HelloHandler = Callable[[Hello], object]
 
 
-class PageBridge(anywidget.AnyWidget):  # type: ignore[misc]
+class PageBridge(PythonOnlyTraits, anywidget.AnyWidget):
     """The first child of every page's root widget.
 
     ``on_hello(callback)`` runs ``callback(hello)`` once, for the first valid hello; ``hello``
@@ -170,13 +144,8 @@ class PageBridge(anywidget.AnyWidget):  # type: ignore[misc]
             self._hello_handlers.append(callback)
 
     def _handle_browser_msg(self, _widget: object, content: object, buffers: object) -> None:
-        try:
-            message = None if buffers else validate_message(content)
-        except Exception:  # pragma: no cover - validate_message is total; belt and braces
-            log.exception("page bridge: message validation failed")
-            return
+        message = validated(content, buffers, validate_message, log, "page bridge")
         if message is None:
-            log.debug("page bridge: dropped a malformed message")
             return
         if message["type"] == "ping":
             self.pings += 1
@@ -187,14 +156,4 @@ class PageBridge(anywidget.AnyWidget):  # type: ignore[misc]
             return
         hello = cast(Hello, message)
         self.hello = hello
-        for callback in list(self._hello_handlers):
-            try:
-                callback(hello)
-            except Exception:
-                log.exception("page bridge: hello handler %r failed", callback)
-
-    def set_state(self, sync_data: dict[str, Any]) -> None:
-        """State updates from the browser: the bridge's traits are Python's alone."""
-        if isinstance(sync_data, dict):
-            sync_data = {k: v for k, v in sync_data.items() if k not in self._PYTHON_ONLY}
-        super().set_state(sync_data)
+        notify(self._hello_handlers, hello, log, "page bridge: hello handler")

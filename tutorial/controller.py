@@ -296,10 +296,8 @@ class LessonController:
             self.message = ("info", lambda tr: tr.gettext("Look at the highlighted card."))
         self._changed()
 
-    def continue_free_play(self) -> None:
-        """Play the rest of the deal from here; the other seats move by themselves."""
-        if not self.can_free_play():
-            return
+    def _enter_free_play(self) -> None:
+        """Switch to free play from the current position and say so."""
         self.free_play = True
         self.selected = self.target = self.explained = None
         self.since = self.game.event_count
@@ -309,6 +307,12 @@ class LessonController:
                 "Free play: the others move by themselves. Your turn when the table waits for you."
             ),
         )
+
+    def continue_free_play(self) -> None:
+        """Play the rest of the deal from here; the other seats move by themselves."""
+        if not self.can_free_play():
+            return
+        self._enter_free_play()
         self._run_opponents()
         self._changed()
 
@@ -507,15 +511,7 @@ class LessonController:
     def _replay_free_play(self, actions: list[Action]) -> bool:
         if not self.can_free_play():
             return False
-        self.free_play = True
-        self.selected = self.target = self.explained = None
-        self.since = self.game.event_count
-        self.message = (
-            "info",
-            lambda tr: tr.gettext(
-                "Free play: the others move by themselves. Your turn when the table waits for you."
-            ),
-        )
+        self._enter_free_play()
         for action in actions:
             if self.game.why_illegal(action) is not None:
                 return False

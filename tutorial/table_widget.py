@@ -11,9 +11,7 @@ nothing is fetched from a CDN, so the table works offline, in Voilà and in Voic
 
 from __future__ import annotations
 
-import json
 import logging
-import math
 import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -22,6 +20,7 @@ from typing import Any, cast
 import anywidget
 from traitlets import Dict
 
+from .browser_input import PythonOnlyTraits, json_object_copy, notify, validated
 from .view_model import Click, TableView
 
 __all__ = ["ACTION_IDS", "CARD_ID", "ZONES", "ClickHandler", "TableWidget", "validate_click"]
@@ -46,37 +45,15 @@ _PROGRESS_MAX_STRING = 4_096
 ClickHandler = Callable[[Click], object]
 
 
-def _json_safe(value: object, depth: int, budget: list[int]) -> bool:
-    """``value`` is plain JSON (no NaN/inf), not too deep, not too big."""
-    budget[0] -= 1
-    if budget[0] < 0 or depth > _PROGRESS_MAX_DEPTH:
-        return False
-    if value is None or isinstance(value, bool | int):
-        return True
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, str):
-        return len(value) <= _PROGRESS_MAX_STRING
-    if isinstance(value, list):
-        return all(_json_safe(item, depth + 1, budget) for item in value)
-    if isinstance(value, dict):
-        return all(
-            isinstance(key, str)
-            and len(key) <= _PROGRESS_MAX_KEY
-            and _json_safe(item, depth + 1, budget)
-            for key, item in value.items()
-        )
-    return False
-
-
-def _valid_progress(data: object) -> bool:
-    if not isinstance(data, dict) or not _json_safe(data, 0, [_PROGRESS_MAX_NODES]):
-        return False
-    try:
-        size = len(json.dumps(data, separators=(",", ":"), allow_nan=False))
-    except (TypeError, ValueError, RecursionError):
-        return False
-    return size <= PROGRESS_MAX_CHARS
+def _progress_copy(data: object) -> dict[str, Any] | None:
+    return json_object_copy(
+        data,
+        max_chars=PROGRESS_MAX_CHARS,
+        max_depth=_PROGRESS_MAX_DEPTH,
+        max_nodes=_PROGRESS_MAX_NODES,
+        max_key=_PROGRESS_MAX_KEY,
+        max_string=_PROGRESS_MAX_STRING,
+    )
 
 
 def validate_click(content: object) -> Click | None:
@@ -109,14 +86,14 @@ def validate_click(content: object) -> Click | None:
         if isinstance(action, str) and action in ACTION_IDS:
             return cast(Click, {"type": "action", "id": action})
     elif kind == "progress" and keys == {"type", "data"}:
-        data = content["data"]
-        if _valid_progress(data):
-            # A deep copy through JSON: the handler gets plain data nobody else holds.
-            return cast(Click, {"type": "progress", "data": json.loads(json.dumps(data))})
+        data = _progress_copy(content["data"])
+        if data is not None:
+            # A copy: the handler gets plain data nobody else holds.
+            return cast(Click, {"type": "progress", "data": data})
     return None
 
 
-class TableWidget(anywidget.AnyWidget):  # type: ignore[misc]
+class TableWidget(PythonOnlyTraits, anywidget.AnyWidget):
     """The whole card table, drawn in the browser from one :class:`TableView` snapshot.
 
     Usage::
@@ -136,7 +113,7 @@ class TableWidget(anywidget.AnyWidget):  # type: ignore[misc]
     view = Dict().tag(sync=True)
     progress = Dict().tag(sync=True)
 
-    # The browser never writes these: only Python does (see set_state).
+    # The browser never writes these: only Python does (see PythonOnlyTraits).
     _PYTHON_ONLY = frozenset({"view", "progress"})
 
     def __init__(self, view: TableView | None = None, **kwargs: Any) -> None:
@@ -171,23 +148,6 @@ class TableWidget(anywidget.AnyWidget):  # type: ignore[misc]
     # ------------------------------------------------------------------ browser side
 
     def _handle_browser_msg(self, _widget: object, content: object, buffers: object) -> None:
-        try:
-            click = None if buffers else validate_click(content)
-        except Exception:  # pragma: no cover - validate_click is total; belt and braces
-            log.exception("table widget: message validation failed")
-            return
-        if click is None:
-            log.debug("table widget: dropped a malformed message")
-            return
-        for callback in list(self._click_handlers):
-            try:
-                callback(click)
-            except Exception:
-                log.exception("table widget: click handler %r failed", callback)
-
-    def set_state(self, sync_data: dict[str, Any]) -> None:
-        """State updates from the browser: ``view`` and ``progress`` are Python's alone
-        (the table never writes them), so a forged update cannot change them."""
-        if isinstance(sync_data, dict):
-            sync_data = {k: v for k, v in sync_data.items() if k not in self._PYTHON_ONLY}
-        super().set_state(sync_data)
+        click = validated(content, buffers, validate_click, log, "table widget")
+        if click is not None:
+            notify(self._click_handlers, click, log, "table widget: click handler")
