@@ -24,6 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
+from jupyter_server._tz import utcnow
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from voila.notebook_renderer import NotebookRenderer
 from voila.utils import ENV_VARIABLE
@@ -183,6 +184,9 @@ class DurakKernelManager(_VoilaPoolManager):  # type: ignore[misc]
                 renderer: NotebookRenderer = content["renderer"]
                 renderer.stop_generator = True
                 self._last_pop = asyncio.get_event_loop().time()
+                # Its last activity dates from the pre-render, maybe minutes ago: without this
+                # the culler may take it before the learner's page has connected.
+                self.get_kernel(content["kernel_id"]).last_activity = utcnow()
                 self.log.info(
                     "Using pre-heated kernel: %s for %s (%d left in the pool)",
                     content["kernel_id"],

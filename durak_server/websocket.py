@@ -36,6 +36,10 @@ ALLOWED_COMM_TARGETS = frozenset({"jupyter.widget.control"})
 MAX_MESSAGE_BYTES = 64 * 1024
 
 _V1 = "v1.kernel.websocket.jupyter.org"
+#: Most parts one message may declare (a kernel message has 5 plus its buffers). Jupyter
+#: Server's decoders build the offset list before checking anything: a 24-byte frame that
+#: claims 10**8 offsets would block the event loop and take gigabytes.
+MAX_PARTS = 64
 # Jupyter Server's (untyped) decoders, with the types they have.
 _from_ws_v1: Callable[[bytes], tuple[str, list[bytes]]] = deserialize_msg_from_ws_v1
 _from_binary: Callable[[bytes], dict[str, Any]] = deserialize_binary_message
@@ -109,11 +113,49 @@ class FilteredWebsocketConnection(ZMQChannelsWebsocketConnection):
 
     def _header_and_content(self, incoming_msg: str | bytes) -> tuple[Any, Any]:
         if self.subprotocol == _V1:
-            assert isinstance(incoming_msg, bytes)
+            if not isinstance(incoming_msg, bytes) or not valid_v1_frame(incoming_msg):
+                raise ValueError("not a well-formed v1 frame")
             _channel, parts = _from_ws_v1(incoming_msg)
             return json.loads(parts[0]), json.loads(parts[3])
         if isinstance(incoming_msg, bytes):
+            if not valid_binary_frame(incoming_msg):
+                raise ValueError("not a well-formed binary message")
             msg = _from_binary(incoming_msg)
         else:
             msg = json.loads(incoming_msg)
         return msg.get("header"), msg.get("content")
+
+
+def _offsets_ok(offsets: list[int], start: int, size: int) -> bool:
+    """Offsets that begin right after the offset table, never go back, stay in the frame."""
+    return (
+        bool(offsets)
+        and offsets[0] == start
+        and all(a <= b <= size for a, b in zip(offsets, [*offsets[1:], size], strict=True))
+    )
+
+
+def valid_v1_frame(frame: bytes) -> bool:
+    """``frame`` is a plausible ``v1.kernel.websocket.jupyter.org`` message: a count of at
+    most :data:`MAX_PARTS` offsets (channel and four message parts at least) that fit."""
+    if len(frame) < 8:
+        return False
+    count = int.from_bytes(frame[:8], "little")
+    start = 8 * (count + 1)
+    if not 6 <= count <= MAX_PARTS or start > len(frame):
+        return False
+    offsets = [int.from_bytes(frame[8 * (i + 1) : 8 * (i + 2)], "little") for i in range(count)]
+    return _offsets_ok(offsets, start, len(frame))
+
+
+def valid_binary_frame(frame: bytes) -> bool:
+    """``frame`` is a plausible legacy binary message (big-endian 32-bit part count and
+    offsets, at most :data:`MAX_PARTS` parts, all inside the frame)."""
+    if len(frame) < 4:
+        return False
+    count = int.from_bytes(frame[:4], "big", signed=True)
+    start = 4 * (count + 1)
+    if not 1 <= count <= MAX_PARTS or start > len(frame):
+        return False
+    offsets = [int.from_bytes(frame[4 * (i + 1) : 4 * (i + 2)], "big") for i in range(count)]
+    return _offsets_ok(offsets, start, len(frame))

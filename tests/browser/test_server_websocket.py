@@ -10,7 +10,7 @@ import time
 
 from playwright.sync_api import Page, WebSocket, expect
 
-from .harness import VoilaServer, open_notebook
+from .harness import VoilaServer, open_notebook, pss_kib
 
 PROBE = "DURAK-PROBE"
 
@@ -99,3 +99,33 @@ def test_oversized_messages_are_dropped(page: Page, voila_server: VoilaServer) -
     _wait_for_log(voila_server, dropped, before)
     page.locator(".smoke-button").click()
     expect(page.locator(".smoke-clicks")).to_have_text("1")
+
+
+#: Opens a v1-protocol socket (the one Voilà's page uses) and sends raw bytes as one frame.
+SEND_V1_FRAME = """async ([kernelId, bytes]) => {
+    const ws = new WebSocket(`ws://${location.host}/api/kernels/${kernelId}/channels`,
+                             "v1.kernel.websocket.jupyter.org");
+    ws.binaryType = "arraybuffer";
+    await new Promise((resolve, reject) => { ws.onopen = resolve; ws.onerror = reject; });
+    ws.send(new Uint8Array(bytes));
+}"""
+
+
+def test_forged_frame_offsets_cannot_stall_the_server(
+    page: Page, voila_server: VoilaServer
+) -> None:
+    """A 24-byte v1 frame that claims 10**8 parts: Jupyter Server's decoder would build the
+    offset list first (seconds of a blocked event loop, gigabytes); durak_server checks the
+    offset table before decoding and drops the frame."""
+    unreadable = re.compile(r"Dropped a message from the browser: unreadable message")
+    before = len(unreadable.findall(voila_server.log_text()))
+    open_notebook(page, "smoke.ipynb", "en", selector=".smoke-button")
+    assert voila_server.process is not None
+    pss_before = pss_kib(voila_server.process.pid)
+    frame = list((10**8).to_bytes(8, "little") + bytes(16))
+    page.evaluate(SEND_V1_FRAME, [_kernel_id(page), frame])
+    _wait_for_log(voila_server, unreadable, before)
+    # The server still answers at once, and did not balloon (it would take gigabytes).
+    page.locator(".smoke-button").click()
+    expect(page.locator(".smoke-clicks")).to_have_text("1")
+    assert pss_kib(voila_server.process.pid) - pss_before < 200 * 1024
