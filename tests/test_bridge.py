@@ -389,3 +389,16 @@ def test_a_failing_page_shows_a_localized_panel_and_logs(
     say(shell.bridge, hello("en", "03-growing-round"))
     assert isinstance(shell.page, MessagePage) and shell.page.kind == "failed"
     assert shell.bridge.lang == "en"
+
+
+def test_warm_up_leaves_no_widget_behind(messages: list[tuple[str, Any]]) -> None:
+    """The pooled kernel's warm-up builds one page of each kind and closes them all: the
+    learner's page is the only thing its kernel then holds."""
+    from ipywidgets.widgets.widget import _instances
+
+    from tutorial.pages import warm_up
+
+    before = set(_instances)
+    warm_up()
+    assert set(_instances) == before
+    assert any(kind == "comm_open" for kind, _ in messages)  # pages were really built

@@ -31,7 +31,7 @@ from .kernel_safety import harden_kernel
 from .lessons import LESSON_DIR
 from .page import PANEL_STYLE, PENDING_CLASS, BridgedPage, escape, overlay_texts
 
-__all__ = ["PAGES", "MessagePage", "PageFactory", "Shell", "page", "shell"]
+__all__ = ["PAGES", "MessagePage", "PageFactory", "Shell", "page", "shell", "warm_up"]
 
 log = logging.getLogger(__name__)
 
@@ -192,9 +192,34 @@ class Shell:
         self.show()
 
 
+def warm_up() -> None:
+    """Do now, in a pooled kernel waiting for its learner, the work every first page pays
+    once per process: import the page modules, load and check the lessons, read the
+    catalogs of every language, and build one page of each kind (then close its widgets).
+    A class arriving at once then spends its kernels' time only on its own pages."""
+    from .i18n import SUPPORTED_LANGUAGES, translator
+
+    for code in SUPPORTED_LANGUAGES:
+        translator(code)
+    # ipywidgets 8 deprecates Widget.widgets and offers no public registry instead.
+    from ipywidgets.widgets.widget import _instances
+
+    before = set(_instances)
+    for name in ("index", next(n for n in PAGES if n[:1].isdigit()), "house-rules", "play"):
+        page(name, "es")
+    for key in set(_instances) - before:
+        widget = _instances.get(key)
+        if widget is not None:
+            widget.close()
+
+
 def shell() -> Shell | BridgedPage | w.HTML:
     """The shell page (``notebooks/_shell.ipynb``); displayed as the cell's result. Never
     raises: if even the shell fails, the failure panel is shown."""
+    try:
+        warm_up()
+    except Exception:
+        log.exception("warming up the pooled kernel failed (pages still work, slower)")
     try:
         return Shell()
     except Exception:
