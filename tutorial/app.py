@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from .bridge import PageBridge
 from .controller import LessonController, PanelView
@@ -65,46 +66,76 @@ class LessonApp(BridgedPage):
         self._start_page(language, bridge)
         self.controller = LessonController(lesson, self.i18n, seed=seed, hints=hints)
         self.table = TableWidget()
-        self.style = w.HTML(f"<style>{PANEL_STYLE}</style>")
-        self.title = w.HTML()
+        # Widgets whose layout and style never change share one of each: every model is a
+        # message to the browser, and a class arriving at once waits for all of them.
+        fixed = w.Layout()
+        html_style = HTMLStyle()
+        button_style = w.ButtonStyle()
+
+        def html(value: str = "") -> w.HTML:
+            return w.HTML(value, layout=fixed, style=html_style)
+
+        self.style = html(f"<style>{PANEL_STYLE}</style>")
+        self.title = html()
         self.language = language_menu(self.i18n)
-        self.stars = w.HTML()
-        self.step_label = w.HTML()
-        self.text = w.HTML()
-        self.question = w.HTML()
-        self.choices = [w.Button(layout=w.Layout(width="auto")) for _ in range(_MAX_CHOICES)]
+        self.stars = html()
+        self.step_label = html()
+        self.text = html()
+        self.question = html()
+        # Choices are shown and hidden one by one: each has its own layout.
+        self.choices = [
+            w.Button(
+                layout=w.Layout(width="auto"), style=button_style, _dom_classes=("durak-choice",)
+            )
+            for _ in range(_MAX_CHOICES)
+        ]
         for i, button in enumerate(self.choices):
-            button.add_class("durak-choice")
             button.on_click(self._guard(lambda _b, i=i: self.controller.answer_question(i)))
-        self.choice_box = w.HBox(self.choices)
-        self.choice_box.add_class("durak-choices")
-        self.comparison = w.HTML()
-        # no icons: they are Font Awesome glyphs, fetched from a CDN by Voilà's template
-        self.back = w.Button()
-        self.hint = w.Button()
-        self.next = w.Button(button_style="primary")
-        self.restart = w.Button()
-        self.free = w.Button()
-        for button, handler, name in (
-            (self.back, self.controller.back, "back"),
-            (self.hint, self.controller.hint, "hint"),
-            (self.next, self.controller.next, "next"),
-            (self.restart, self.restart_lesson, "restart"),
-            (self.free, self.controller.continue_free_play, "free"),
+        self.choice_box = w.HBox(self.choices, layout=fixed, _dom_classes=("durak-choices",))
+        self.comparison = html()
+        # No icons: they are Font Awesome glyphs, fetched from a CDN by Voilà's template.
+        # Back, Hint, Next and Play on share a layout (the play page hides them together).
+        hideable = w.Layout()
+
+        def nav_button(name: str, layout: w.Layout, **kwargs: Any) -> w.Button:
+            return w.Button(
+                layout=layout,
+                style=button_style,
+                _dom_classes=("durak-nav", f"durak-{name}"),
+                **kwargs,
+            )
+
+        self.back = nav_button("back", hideable)
+        self.hint = nav_button("hint", hideable)
+        self.next = nav_button("next", hideable, button_style="primary")
+        self.restart = nav_button("restart", w.Layout())
+        self.free = nav_button("free", hideable)
+        for button, handler in (
+            (self.back, self.controller.back),
+            (self.hint, self.controller.hint),
+            (self.next, self.controller.next),
+            (self.restart, self.restart_lesson),
+            (self.free, self.controller.continue_free_play),
         ):
-            button.add_class("durak-nav")
-            button.add_class(f"durak-{name}")
             button.on_click(self._guard(lambda _b, handler=handler: handler()))
-        nav = w.HBox([self.back, self.hint, self.next, self.restart, self.free])
-        nav.add_class("durak-navbar")
-        header = w.HBox([self.title, self.stars, self.language])
-        header.add_class("durak-header")
-        panel = w.VBox(
-            [self.step_label, self.text, self.question, self.choice_box, self.comparison, nav]
+        nav = w.HBox(
+            [self.back, self.hint, self.next, self.restart, self.free],
+            layout=fixed,
+            _dom_classes=("durak-navbar",),
         )
-        panel.add_class("durak-panel")
-        self.widget = w.VBox([self.bridge, self.style, header, self.notice, self.table, panel])
-        self.widget.add_class("durak-lesson")
+        header = w.HBox(
+            [self.title, self.stars, self.language], layout=fixed, _dom_classes=("durak-header",)
+        )
+        panel = w.VBox(
+            [self.step_label, self.text, self.question, self.choice_box, self.comparison, nav],
+            layout=fixed,
+            _dom_classes=("durak-panel",),
+        )
+        self.widget = w.VBox(
+            [self.bridge, self.style, header, self.notice, self.table, panel],
+            layout=fixed,
+            _dom_classes=("durak-lesson",),
+        )
 
         self.table.on_click(self._on_click)
         self.controller.on_change(self.render)
