@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 from typing import Any, ClassVar
 
 import comm
@@ -27,3 +28,21 @@ def messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any]]:
     monkeypatch.setattr(RecordingComm, "log", log)
     monkeypatch.setattr(comm, "create_comm", lambda **kwargs: RecordingComm(**kwargs))
     return log
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """On CI (``CI`` set) a skipped test fails the run: a missing Chromium, npm or git must
+    not turn browser or catalog tests into silent skips. Locally a skip stays a skip."""
+    if not os.environ.get("CI") or exitstatus not in (0, 5):
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = reporter.stats.get("skipped", []) if reporter is not None else []
+    if skipped:
+        reasons = sorted({str(report.longrepr[-1]) for report in skipped})
+        if reporter is not None:
+            reporter.write_line(
+                f"CI: {len(skipped)} test(s) skipped, which CI does not allow: "
+                + "; ".join(reasons),
+                red=True,
+            )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
