@@ -55,7 +55,6 @@ import platform
 import random
 import re
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -83,7 +82,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, free_port  # noqa: E402
+from tests.browser.harness import CHROMIUM, CHROMIUM_ARGS, VoilaServer  # noqa: E402
 
 HOST = "127.0.0.1"
 #: CLASSROOM_DEBUG=1: print every message learner 0 receives before its table.
@@ -122,14 +121,6 @@ def verdict(ok: bool) -> str:
 # ------------------------------------------------------------------------------------- server
 
 
-def _die_with_parent() -> None:
-    """In the child before exec: SIGTERM when this script dies, even by SIGKILL (Linux)."""
-    if sys.platform.startswith("linux"):
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
 def is_kernel(process: psutil.Process) -> bool:
     with contextlib.suppress(psutil.Error):
         return any("ipykernel" in part for part in process.cmdline())
@@ -137,65 +128,16 @@ def is_kernel(process: psutil.Process) -> bool:
 
 
 @dataclass
-class Server:
-    """The explainer's server on 127.0.0.1 in its own process group, logging to a file."""
+class Server(VoilaServer):
+    """The test harness's server (``python -m durak_server``, as ``script/server`` runs it),
+    plus what the benchmark needs: its process tree, the kernels by id, and a stop that also
+    ends every descendant it ever saw."""
 
-    classroom: int
-    log_path: Path
-    extra: Sequence[str] = ()
-    notebooks: Path = REPO / "notebooks"
-    port: int = field(default_factory=free_port)
-    process: subprocess.Popen[bytes] | None = field(default=None, init=False, repr=False)
     #: Every descendant ever seen (the kernels are in their own sessions: stop() kills them too).
     seen: dict[int, psutil.Process] = field(default_factory=dict, init=False, repr=False)
-    durak: bool = field(default=False, init=False)
     #: Kernel id (from its connection file ``kernel-<id>.json``) -> process; the sampler
     #: fills it.
     kernels_by_id: dict[str, psutil.Process] = field(default_factory=dict, init=False, repr=False)
-
-    @property
-    def url(self) -> str:
-        return f"http://{HOST}:{self.port}"
-
-    def command(self) -> list[str]:
-        python = REPO / ".venv" / "bin" / "python"
-        python_exe = str(python) if python.exists() else sys.executable
-        common = [
-            str(self.notebooks),
-            "--no-browser",
-            f"--port={self.port}",
-            f"--Voila.ip={HOST}",
-            "--Voila.port_retries=0",
-            f"--Voila.config_file_paths={REPO}",
-        ]
-        self.durak = (REPO / "durak_server" / "app.py").exists()
-        if self.durak:
-            return [
-                python_exe,
-                "-m",
-                "durak_server",
-                *common,
-                f"--classroom={self.classroom}",
-                *self.extra,
-            ]
-        voila = Path(python_exe).with_name("voila")
-        return [str(voila), *common, *self.extra]
-
-    def start(self) -> None:
-        command = self.command()
-        with open(self.log_path, "wb") as log:
-            log.write(("$ " + " ".join(command) + "\n").encode())
-            log.flush()
-            self.process = subprocess.Popen(
-                command,
-                cwd=REPO,
-                stdin=subprocess.DEVNULL,
-                stdout=log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                preexec_fn=_die_with_parent,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
-            )
 
     @property
     def pid(self) -> int:
@@ -228,38 +170,17 @@ class Server:
             return None
         return float(times.user + times.system)
 
-    def log_text(self) -> str:
-        try:
-            return self.log_path.read_text(encoding="utf-8", errors="replace")
-        except FileNotFoundError:
-            return ""
-
-    def log_tail(self, lines: int = 30) -> str:
-        return "\n".join(self.log_text().splitlines()[-lines:])
-
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
 
-    def stop(self) -> None:
-        """SIGTERM to the group (the server stops its kernels), SIGKILL to whatever lingers,
-        the server's group and every descendant ever seen."""
-        process, self.process = self.process, None
-        if process is None:
-            return
-        with contextlib.suppress(psutil.Error):
-            for child in psutil.Process(process.pid).children(recursive=True):
-                self.seen.setdefault(child.pid, child)
-        if process.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(15)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, signal.SIGKILL)
-                process.wait(5)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGKILL)
+    def stop(self, timeout: float = 15.0) -> None:
+        """The harness's stop (SIGTERM to the group, SIGKILL if it lingers), then whatever
+        descendant ever seen is still running."""
+        if self.process is not None:
+            with contextlib.suppress(psutil.Error):
+                for child in psutil.Process(self.process.pid).children(recursive=True):
+                    self.seen.setdefault(child.pid, child)
+        super().stop(timeout)
         left = [p for p in self.seen.values() if p.is_running()]
         for child in left:
             with contextlib.suppress(psutil.Error):
@@ -1031,11 +952,11 @@ async def wait_ready(
         if time.monotonic() > deadline:
             raise SystemExit("error: the pool was not filled in time:\n" + server.log_tail())
         await asyncio.sleep(0.5)
-    quiet = 0
-    while quiet < 4 and time.monotonic() < deadline:
-        await asyncio.sleep(0.5)
-        window = [s for s in sampler.samples if s.t >= time.monotonic() - 0.6]
-        if len(window) >= 2:
+    quiet = 0  # consecutive sampler periods with server + kernels under 10 % of a core
+    while quiet < 2 and time.monotonic() < deadline:
+        await asyncio.sleep(sampler.every)
+        window = sampler.samples[-2:]
+        if len(window) == 2:
             cpu = (
                 window[-1].server_cpu
                 + window[-1].kernels_cpu
@@ -1100,13 +1021,11 @@ def print_cpu(title: str, window: list[Sample]) -> None:
 
 async def run(args: argparse.Namespace, server: Server, sampler: Sampler) -> int:
     AsyncHTTPClient.configure(None, max_clients=max(10, 2 * args.learners + 4))
-    ready_s = await wait_ready(
-        server, sampler, args.classroom if server.durak else 0, args.start_timeout
-    )
+    ready_s = await wait_ready(server, sampler, args.classroom, args.start_timeout)
     idle = sampler.sample()
     print(
-        f"server ready after {ready_s:.1f} s ({'durak_server' if server.durak else 'voila'}, "
-        f"pool {args.classroom if server.durak else 0}): {idle.kernels} kernels, "
+        f"server ready after {ready_s:.1f} s (durak_server, "
+        f"pool {args.classroom}): {idle.kernels} kernels, "
         f"PSS {idle.pss / MIB:.0f} MiB, RSS {idle.rss / MIB:.0f} MiB at rest"
     )
 
@@ -1154,7 +1073,7 @@ async def run(args: argparse.Namespace, server: Server, sampler: Sampler) -> int
             if warmed:
                 await asyncio.wait_for(asyncio.gather(*(e.wait() for e in warmed)), 150)
                 await asyncio.sleep(3)  # the beacons of the index pages
-                pool = args.classroom if server.durak else 0
+                pool = args.classroom
                 await wait_ready(server, sampler, pool, args.start_timeout, refill=True)
             await asyncio.sleep(2)  # contexts and blank pages ready before the burst
         burst = time.monotonic()
@@ -1196,7 +1115,7 @@ async def run(args: argparse.Namespace, server: Server, sampler: Sampler) -> int
 
     print(
         f"\n{args.learners} simulated learners + {args.browsers} browsers opened "
-        f"{args.lesson} at once (pool {args.classroom if server.durak else 0}, "
+        f"{args.lesson} at once (pool {args.classroom}, "
         f"{len(script)} clicks each, think {args.think:.1f} s)"
     )
     print(f"  time to first table state (simulated): {summarize(firsts)}")
@@ -1246,7 +1165,7 @@ async def run(args: argparse.Namespace, server: Server, sampler: Sampler) -> int
         print(f"    kernels' CPU per click (all of it counted): {per_click * 1000:.0f} ms")
     print(
         f"  live kernels {args.linger:.0f} s after everyone left: {live} ({how}); "
-        f"pool size {args.classroom if server.durak else 0}; PSS then {after.pss / MIB:.0f} MiB"
+        f"pool size {args.classroom}; PSS then {after.pss / MIB:.0f} MiB"
     )
     print(
         f"  sampler: {1000 * sampler.cost / max(1, len(sampler.samples)):.0f} ms per sample,"
@@ -1257,7 +1176,7 @@ async def run(args: argparse.Namespace, server: Server, sampler: Sampler) -> int
     for reason, count in Counter(e.split(": ", 1)[1] for e in errors).most_common(8):
         print(f"    {count} x {reason}")
 
-    pool = args.classroom if server.durak else 0
+    pool = args.classroom
     print("\ntargets:")
     print(f"  p95 first table <= {TARGET_P95_S:.0f} s: {p95:.2f} s  {verdict(p95 <= TARGET_P95_S)}")
     print(f"  errors = 0: {len(errors)}  {verdict(not errors)}")
@@ -1355,7 +1274,12 @@ def main() -> int:
         f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}"
     )
     log_dir = Path(tempfile.mkdtemp(prefix="classroom-bench-"))
-    server = Server(args.classroom, log_dir / "server.log", args.server_arg, args.notebooks)
+    server = Server(
+        log_path=log_dir / "server.log",
+        extra_args=[f"--classroom={args.classroom}", *args.server_arg],
+        root=args.notebooks,
+        startup_timeout=args.start_timeout,
+    )
     sampler = Sampler(server)
     try:
         server.start()
