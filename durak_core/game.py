@@ -115,6 +115,45 @@ class LegalActions:
         return f"<LegalActions ({', '.join(str(a) for a in self)})>"
 
 
+def position_dict(
+    *,
+    hands: Sequence[Iterable[Card]],
+    stock: Iterable[Card],
+    turnup: Card | None,
+    trump: Suit,
+    attacker: int,
+    defender: int,
+    discard: Iterable[Card],
+    table: Iterable[tuple[Card, Card | None]],
+    taking: bool,
+    out: Iterable[int],
+    bouts: int,
+    previous_durak: int | None,
+    known: Mapping[int, Iterable[Card]],
+) -> dict[str, Any]:
+    """A position in :meth:`Game.from_position`'s keyword form, cards as text (JSON-ready).
+    The one serializer of positions: set-ups, records, lessons and comparisons all use it."""
+
+    def text(cards: Iterable[Card]) -> str:
+        return " ".join(map(str, cards))
+
+    return {
+        "hands": [text(h) for h in hands],
+        "stock": text(stock),
+        "turnup": str(turnup) if turnup is not None else None,
+        "trump": trump.letter,
+        "attacker": attacker,
+        "defender": defender,
+        "discard": text(discard),
+        "table": [[str(a), None if d is None else str(d)] for a, d in table],
+        "taking": taking,
+        "out": sorted(out),
+        "bouts": bouts,
+        "previous_durak": previous_durak,
+        "known": {str(seat): text(cards) for seat, cards in known.items()},
+    }
+
+
 class Game:
     """A game of Durak under a :class:`Rules`. Create with :meth:`deal` or :meth:`from_position`.
 
@@ -423,7 +462,9 @@ class Game:
         if not hand_lists[attacker] and not pairs:
             raise PositionError(f"the attacker (seat {attacker}) has no card to lead")
         known_lists: dict[int, list[Card]] = {}
-        for seat, listed in (known or {}).items():
+        for key, listed in (known or {}).items():
+            # JSON keys are strings: a position from :meth:`position` or a record says "0".
+            seat = int(key) if isinstance(key, str) and key.isdecimal() else key
             if not isinstance(seat, int) or not 0 <= seat < players:
                 raise PositionError(f"known: no seat {seat!r}")
             known_lists[seat] = cards(listed, f"known cards of seat {seat}")
@@ -435,21 +476,21 @@ class Game:
         if known_lists:
             game._setup_known = tuple(frozenset(known_lists.get(i, ())) for i in range(players))
         game._origin = {
-            "position": {
-                "hands": [" ".join(map(str, h)) for h in hand_lists],
-                "stock": " ".join(map(str, stock_list)),
-                "turnup": str(up) if up is not None else None,
-                "trump": trump_suit.letter,
-                "attacker": attacker,
-                "defender": s.defender,
-                "discard": " ".join(map(str, discard_list)),
-                "table": [[str(a), None if d is None else str(d)] for a, d in pairs],
-                "taking": taking,
-                "out": sorted(out_set),
-                "bouts": bouts,
-                "previous_durak": previous_durak,
-                "known": {str(i): " ".join(map(str, c)) for i, c in known_lists.items()},
-            }
+            "position": position_dict(
+                hands=hand_lists,
+                stock=stock_list,
+                turnup=up,
+                trump=trump_suit,
+                attacker=attacker,
+                defender=s.defender,
+                discard=discard_list,
+                table=pairs,
+                taking=taking,
+                out=out_set,
+                bouts=bouts,
+                previous_durak=previous_durak,
+                known=known_lists,
+            )
         }
         game._events.append(
             Event(
@@ -557,6 +598,70 @@ class Game:
     def origin(self) -> dict[str, Any]:
         """How the game was set up: ``{"seed", "dealer", ...}`` or ``{"position": ...}``."""
         return dict(self._origin)
+
+    def position(self) -> dict[str, Any]:
+        """The position now, in :meth:`from_position`'s keyword form (JSON-ready), so that
+        ``Game.from_position(rules, **game.position())`` sets it up again. A position does not
+        say who has passed in this bout or which cards each seat has seen."""
+        s = self._s
+        in_stock = self.turnup_in_stock
+        return position_dict(
+            hands=s.hands,
+            stock=self.stock[:-1] if in_stock else self.stock,
+            turnup=s.turnup if in_stock else None,
+            trump=s.trump,
+            attacker=s.attacker,
+            defender=s.defender,
+            discard=s.discard,
+            table=self.table,
+            taking=s.taking,
+            out=[i for i, a in enumerate(s.active) if not a],
+            bouts=s.bouts,
+            previous_durak=self.previous_durak,
+            known={},
+        )
+
+    @property
+    def turnup_in_stock(self) -> bool:
+        """Whether the turned-up trump still lies under the stock (it is drawn last)."""
+        s = self._s
+        return bool(s.stock) and s.turnup is not None and s.stock[0] is s.turnup
+
+    def defending(self, seat: int) -> bool:
+        """Whether ``seat`` is the defender facing unbeaten attack cards and has not said «take»."""
+        s = self._s
+        return (
+            s.phase is Phase.BOUT
+            and seat == s.defender
+            and not s.taking
+            and None in s.defences
+        )
+
+    def card_actions(self, seat: int, card: Card) -> list[tuple[Action, IllegalAction | None]]:
+        """Every action ``seat`` could mean by playing ``card`` now, most likely first, each
+        with its refusal (``None`` when legal): a lead; a throw-in; or, for a defender facing
+        unbeaten cards, a beat of each of them and (perevodnoy) a transfer, the transfer first
+        when the card has the attack's rank and nothing is beaten yet.
+
+        >>> g = Game.from_position(Rules(), ["7C 9H", "8C 6D"], trump="S", table=[("6C", None)])
+        >>> [(str(a), r and r.reason.value) for a, r in g.card_actions(1, Card.parse("8C"))]
+        [('1:8C/6C', None)]
+        """
+        s = self._s
+        candidates: list[Action]
+        if s.phase is Phase.LEAD:
+            candidates = [Action.lead(seat, card)]
+        elif self.defending(seat):
+            beats = [Action.beat(seat, card, a) for a, d in self.table if d is None]
+            transfer = [Action.transfer(seat, card)] if self.rules.transfer else []
+            fresh = not any(d is not None for d in s.defences)
+            if transfer and fresh and card.rank is s.attacks[0].rank:
+                candidates = [*transfer, *beats]
+            else:
+                candidates = [*beats, *transfer]
+        else:
+            candidates = [Action.throw(seat, card)]
+        return [(action, self._refusal(action)) for action in candidates]
 
     def acting_seats(self) -> list[int]:
         """Seats that have at least one legal action now (in seat order)."""

@@ -663,3 +663,78 @@ def test_known_cards_of_a_set_up_position_reach_the_observation() -> None:
     assert game.origin["position"]["known"] == {"1": "QD"}
     with pytest.raises(PositionError, match="not in that hand"):
         Game.from_position(Rules(), ["8C 9C", "7H 10S"], trump="S", known={1: "QD"})
+
+
+# ---------------------------------------------------------------- position, card_actions
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_position_sets_the_same_position_up_again(preset: str) -> None:
+    """``Game.position()`` is the one serializer: from_position(**position()) reproduces it."""
+    rng = random.Random(preset)
+    rules = Rules.preset(preset)
+    for seed in range(40):
+        game = Game.deal(rules, rng.choice(rules.player_counts()), seed)
+        for _ in range(rng.randrange(80)):
+            if game.outcome is not None:
+                break
+            game.play(rng.choice(list(game.legal_actions())))
+        if game.outcome is not None:
+            continue
+        position = game.position()
+        again = Game.from_position(rules, **position)
+        assert again.position() == position
+        assert again.hand_sizes == game.hand_sizes and again.table == game.table
+        assert again.stock == game.stock and again.discard == game.discard
+
+
+def test_origin_and_position_agree_at_the_start_and_known_seats_round_trip() -> None:
+    game = Game.from_position(
+        Rules(), ["7D 8S", "9C 10D QD"], stock="6H", turnup="KS", known={"1": "QD"}
+    )
+    assert game.origin["position"]["known"] == {"1": "QD"}
+    assert game.setup_known[1] == frozenset({card("QD")})
+    assert {k: v for k, v in game.position().items() if k != "known"} == {
+        k: v for k, v in game.origin["position"].items() if k != "known"
+    }
+
+
+def test_card_actions_list_every_meaning_of_a_card_with_the_engines_verdict() -> None:
+    """A defender's card may beat any unbeaten attack card; an attacker's card is a throw-in;
+    in the lead phase, a lead. Each candidate carries the refusal ``why_illegal`` gives."""
+    game = Game.from_position(
+        Rules(), ["7D 8S", "9D 10D QC"], table=[("8D", None), ("8C", None)], trump="S"
+    )
+    beats = game.card_actions(1, card("10D"))
+    assert [str(a) for a, _ in beats] == ["1:10D/8D", "1:10D/8C"]
+    assert beats[0][1] is None and beats[1][1] is not None
+    assert beats[1][1].reason is Reason.CANNOT_BEAT
+    for action, refusal in game.card_actions(1, card("QC")):
+        again = game.why_illegal(action)
+        assert (refusal and refusal.reason) == (again and again.reason)
+    assert [str(a) for a, _ in game.card_actions(0, card("8S"))] == ["0:+8S"]
+    assert game.defending(1) and not game.defending(0)
+    lead = Game.from_position(Rules(), ["7D 8S", "9D"], trump="S")
+    assert [(str(a), r) for a, r in lead.card_actions(0, card("7D"))] == [("0:7D", None)]
+
+
+def test_card_actions_put_a_transfer_first_when_the_card_has_the_attacks_rank() -> None:
+    """Perevodnoy (S1, S2): before anything is beaten, a card of the attack's rank is most
+    likely meant as a transfer; once a card is beaten, a transfer is too late."""
+    rules = Rules(transfer=True)
+    game = Game.from_position(
+        rules, ["7D 8S", "8H 9D", "6C 7C 10C"], table=[("8D", None)], trump="S"
+    )
+    assert [a.kind for a, _ in game.card_actions(1, card("8H"))] == [
+        ActionKind.TRANSFER,
+        ActionKind.BEAT,
+    ]
+    assert [a.kind for a, _ in game.card_actions(1, card("9D"))] == [
+        ActionKind.BEAT,
+        ActionKind.TRANSFER,
+    ]
+    taking = Game.from_position(
+        Rules(), ["7D 8S", "8H 9D"], table=[("8D", None)], trump="S", taking=True
+    )
+    assert not taking.defending(1)
+    assert [a.kind for a, _ in taking.card_actions(1, card("9D"))] == [ActionKind.THROW]
