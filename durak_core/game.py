@@ -641,7 +641,7 @@ class Game:
         """Every action ``seat`` could mean by playing ``card`` now, most likely first, each
         with its refusal (``None`` when legal): a lead; a throw-in; or, for a defender facing
         unbeaten cards, a beat of each of them and (perevodnoy) a transfer, the transfer first
-        when the card has the attack's rank and nothing is beaten yet.
+        when the card has the attack's rank (even once it is too late: that is what it means).
 
         >>> g = Game.from_position(Rules(), ["7C 9H", "8C 6D"], trump="S", table=[("6C", None)])
         >>> [(str(a), r and r.reason.value) for a, r in g.card_actions(1, Card.parse("8C"))]
@@ -654,8 +654,7 @@ class Game:
         elif self.defending(seat):
             beats = [Action.beat(seat, card, a) for a, d in self.table if d is None]
             transfer = [Action.transfer(seat, card)] if self.rules.transfer else []
-            fresh = not any(d is not None for d in s.defences)
-            if transfer and fresh and card.rank is s.attacks[0].rank:
+            if transfer and card.rank is s.attacks[0].rank:
                 candidates = [*transfer, *beats]
             else:
                 candidates = [*beats, *transfer]

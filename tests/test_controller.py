@@ -12,6 +12,7 @@ import pytest
 from tests.lesson_clicks import clicks_for, complete
 from tutorial.controller import LessonController, stars_for
 from tutorial.i18n import I18n
+from tutorial.lesson_view import panel_view, table_view
 from tutorial.lessons import Lesson, load_lessons, parse_lesson
 from tutorial.view_model import Click
 
@@ -61,7 +62,7 @@ def test_a_clean_run_earns_three_stars_and_progress() -> None:
     c.next()
     assert c.completed and c.stars() == 3
     assert c.progress == {"test": {"stars": 3}}
-    assert c.panel_view()["stars"] == 3
+    assert panel_view(c)["stars"] == 3
 
 
 def test_a_refused_card_is_explained_and_changes_nothing() -> None:
@@ -70,21 +71,49 @@ def test_a_refused_card_is_explained_and_changes_nothing() -> None:
     c.next()
     before = c.game.state.copy()
     c.click(card("hand", "8C"))  # type: ignore[arg-type]
-    view = c.table_view()
+    view = table_view(c)
     assert view["message"] is not None and view["message"]["kind"] == "error"
     assert "no mata" in view["message"]["text"]  # the engine's reason, in Spanish
     assert c.game.state == before and c.mistakes == 1
     assert [h["mark"] for h in view["hand"] if h["id"] == "8C"] == ["explain"]
 
 
-def test_a_legal_move_the_step_does_not_ask_for_is_a_mistake_with_its_explanation() -> None:
-    c = controller()
+@pytest.mark.parametrize(
+    ("extra", "kind", "mistakes"),
+    [
+        ({}, "detour", 0),
+        ({"feedback": "detour"}, "detour", 0),
+        ({"feedback": "costly"}, "costly", 0),
+        ({"feedback": "costly", "costs_star": True}, "costly", 1),
+    ],
+)
+def test_a_legal_move_the_step_does_not_ask_for_gets_the_feedback_the_lesson_gives_it(
+    extra: dict[str, Any], kind: str, mistakes: int
+) -> None:
+    """Issue 9 item 2: a legal move off the step's point is a neutral detour (no star lost);
+    a costly one is amber and costs a star only where the lesson says so."""
+    wrong = {"play": "1:6S/9H", "explain": "Keep your trump.", "reason": "allowed", **extra}
+    steps = [dict(step) for step in BASE["steps"]]
+    steps[2] = {**steps[2], "wrong": [wrong]}
+    c = controller(steps=steps)
     c.next()
     c.next()
     before = c.game.state.copy()
     c.click(card("hand", "6S"))  # type: ignore[arg-type]
     assert c.message is not None and c.message[1](c.i18n) == "Keep your trump."
-    assert c.game.state == before and c.mistakes == 1 and not c.step_done
+    assert c.message[0] == kind and table_view(c)["message"]["kind"] == kind  # type: ignore[index]
+    assert c.game.state == before and c.mistakes == mistakes and not c.step_done
+
+
+def test_an_unlisted_legal_move_is_a_detour_that_costs_nothing() -> None:
+    c = controller()
+    c.next()
+    c.next()
+    c.click(card("hand", "10D"))  # type: ignore[arg-type]  # beats nothing: refused
+    assert c.message is not None and c.message[0] == "error" and c.mistakes == 1
+    c.click(card("table", "9H"))  # type: ignore[arg-type]
+    c.click(card("hand", "6S"))  # type: ignore[arg-type]
+    assert c.message is not None and c.message[0] == "detour" and c.mistakes == 1
 
 
 def test_mistakes_and_hints_cost_stars() -> None:
@@ -94,7 +123,7 @@ def test_mistakes_and_hints_cost_stars() -> None:
     c.hint()
     c.hint()  # once per step
     assert c.hints_used == 1
-    assert [h["mark"] for h in c.table_view()["hand"] if h["id"] == "JH"] == ["hint"]
+    assert [h["mark"] for h in table_view(c)["hand"] if h["id"] == "JH"] == ["hint"]
     c.click(card("hand", "8C"))  # type: ignore[arg-type]
     c.click(card("hand", "JH"))  # type: ignore[arg-type]
     c.next()
@@ -152,7 +181,7 @@ def test_choosing_a_target_then_a_card() -> None:
     c = LessonController(parse_lesson(lesson, "t.toml"), I18n("en"))
     c.click(card("hand", "6S"))  # beats both nines: the controller asks which one
     assert c.selected is not None and c.message is not None and c.message[0] == "question"
-    assert [h["mark"] for h in c.table_view()["hand"] if h["id"] == "6S"] == ["selected"]
+    assert [h["mark"] for h in table_view(c)["hand"] if h["id"] == "6S"] == ["selected"]
     c.click(card("table", "9C"))  # type: ignore[arg-type]
     assert c.step_done and dict(c.game.table)[c.game.table[1][0]] is not None
 
@@ -176,9 +205,9 @@ def test_language_switch_rewords_the_current_message() -> None:
     c.next()
     c.next()
     c.click(card("hand", "8C"))  # type: ignore[arg-type]
-    english = c.table_view()["message"]
+    english = table_view(c)["message"]
     c.i18n.set_language("ru")
-    russian = c.table_view()["message"]
+    russian = table_view(c)["message"]
     assert english and russian and english["text"] != russian["text"]
     assert any("а" <= ch <= "я" for ch in russian["text"])
     assert english["id"] == russian["id"]
@@ -232,7 +261,7 @@ def test_comparison_shows_where_rule_sets_part() -> None:
         ],
     }
     c = LessonController(parse_lesson(lesson, "t.toml"), I18n("es"))
-    comparison = c.panel_view()["comparison"]
+    comparison = panel_view(c)["comparison"]
     assert comparison is not None and comparison["first_difference"] == 7
     last = comparison["rows"][7]
     assert last["ours_ok"] and not last["theirs_ok"]
@@ -255,7 +284,7 @@ def _json(value: Any) -> Any:
 
 
 def _snapshot(c: LessonController) -> tuple[Any, Any, Any]:
-    return _json(c.resume_state()), _json(c.table_view()), _json(c.panel_view())
+    return _json(c.resume_state()), _json(table_view(c)), _json(panel_view(c))
 
 
 def _resumed(lesson: Lesson, state: Any) -> LessonController:
@@ -273,8 +302,8 @@ def test_resuming_at_every_step_gives_what_clicking_through_gave(lesson: Lesson)
     assert {s[0]["step"] for s in snapshots} == set(range(len(lesson.steps) + 1))
     for state, table, panel in snapshots:
         resumed = _resumed(lesson, state)
-        assert _json(resumed.table_view()) == table, state
-        assert _json(resumed.panel_view()) == panel, state
+        assert _json(table_view(resumed)) == table, state
+        assert _json(panel_view(resumed)) == panel, state
         assert resumed.resume_state() == state
 
 
@@ -303,8 +332,8 @@ def test_resuming_free_play_replays_every_move_exactly(at_step: int | None) -> N
         resumed = LessonController(lesson, I18n("ru"), seed=99)  # other opponents' luck
         assert resumed.resume(state)
         assert resumed.game.history == walked.game.history[: len(state["actions"])]
-        assert _json(resumed.table_view()) == table
-        assert _json(resumed.panel_view()) == panel
+        assert _json(table_view(resumed)) == table
+        assert _json(panel_view(resumed)) == panel
 
 
 def test_a_resumed_score_and_hint_are_kept() -> None:
@@ -323,13 +352,13 @@ def test_a_resumed_score_and_hint_are_kept() -> None:
     assert state["mistakes"] == 1 and state["hinted"] == [c.index] and state["hint"]
     r = LessonController(lesson, I18n("es"))
     assert r.resume(state)
-    panel = r.panel_view()
+    panel = panel_view(r)
     assert (panel["mistakes"], panel["hints_used"]) == (1, 1)
-    assert r.table_view()["message"] == c.table_view()["message"] | {
-        "id": r.table_view()["message"]["id"]  # type: ignore[index]
+    assert table_view(r)["message"] == table_view(c)["message"] | {
+        "id": table_view(r)["message"]["id"]  # type: ignore[index]
     }
-    hinted = [h["id"] for h in c.table_view()["hand"] if h.get("mark") == "hint"]
-    assert hinted and hinted == [h["id"] for h in r.table_view()["hand"] if h.get("mark") == "hint"]
+    hinted = [h["id"] for h in table_view(c)["hand"] if h.get("mark") == "hint"]
+    assert hinted and hinted == [h["id"] for h in table_view(r)["hand"] if h.get("mark") == "hint"]
 
 
 def _fresh_state() -> dict[str, Any]:
@@ -392,7 +421,7 @@ def test_an_invalid_resume_state_changes_nothing(state: object) -> None:
     assert not c.resume(state)
     assert c.game is game and game.history == history
     assert _snapshot(c) == before and calls == []
-    assert c.table_view()["message"] == c.table_view()["message"]  # still renders
+    assert table_view(c)["message"] == table_view(c)["message"]  # still renders
 
 
 def test_a_game_not_started_from_the_lessons_position_is_not_resumed() -> None:
@@ -439,11 +468,11 @@ def test_a_click_on_an_opponents_face_up_card_is_explained(lang: str, expected: 
     c = controller(lang)
     c.next()
     c.next()
-    shown = c.table_view()["seats"][0]
+    shown = table_view(c)["seats"][0]
     assert [x["id"] for x in shown.get("cards", [])] == ["7C", "QD"]
     before = c.game.state.copy()
     c.click(card("seat", "QD"))  # type: ignore[arg-type]
-    message = c.table_view()["message"]
+    message = table_view(c)["message"]
     assert message is not None and message["kind"] == "info"
     assert message["text"] == expected
     assert c.game.state == before and c.mistakes == 0
@@ -453,24 +482,24 @@ def test_a_seat_click_never_names_the_holder_of_a_hidden_card() -> None:
     c = controller("en", show=[])
     c.next()
     c.next()
-    assert "cards" not in c.table_view()["seats"][0]
+    assert "cards" not in table_view(c)["seats"][0]
     c.click(card("seat", "QD"))  # type: ignore[arg-type]  # Ana holds it, face down
-    text = c.table_view()["message"]["text"]  # type: ignore[index]
+    text = table_view(c)["message"]["text"]  # type: ignore[index]
     assert text == "You can only play cards from your own hand." and "Ana" not in text
     c.click(card("seat", "AS"))  # type: ignore[arg-type]  # nobody holds it
-    assert c.table_view()["message"]["text"] == text  # type: ignore[index]
+    assert table_view(c)["message"]["text"] == text  # type: ignore[index]
 
 
 def test_free_play_shows_no_hand_but_the_learners() -> None:
     c = controller()
     c.next()
-    assert "cards" in c.table_view()["seats"][0]
+    assert "cards" in table_view(c)["seats"][0]
     c.continue_free_play()
-    assert all("cards" not in seat for seat in c.table_view()["seats"])
+    assert all("cards" not in seat for seat in table_view(c)["seats"])
     c.click(card("seat", "QD"))  # type: ignore[arg-type]
-    assert "Ana" not in c.table_view()["message"]["text"]  # type: ignore[index]
+    assert "Ana" not in table_view(c)["message"]["text"]  # type: ignore[index]
     c.back()
-    assert "cards" in c.table_view()["seats"][0]  # the lesson shows it again
+    assert "cards" in table_view(c)["seats"][0]  # the lesson shows it again
 
 
 def test_navigation_off_refuses_back_hint_and_next_even_when_forged() -> None:
@@ -480,7 +509,7 @@ def test_navigation_off_refuses_back_hint_and_next_even_when_forged() -> None:
     c.continue_free_play()
     assert c.free_play and calls == [1]
     history = c.game.history
-    panel = c.panel_view()
+    panel = panel_view(c)
     assert not (panel["can_back"] or panel["can_hint"] or panel["can_next"])
     assert not panel["can_free_play"]
     for forged in (c.back, c.hint, c.next, c.continue_free_play):

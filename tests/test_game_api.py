@@ -719,8 +719,8 @@ def test_card_actions_list_every_meaning_of_a_card_with_the_engines_verdict() ->
 
 
 def test_card_actions_put_a_transfer_first_when_the_card_has_the_attacks_rank() -> None:
-    """Perevodnoy (S1, S2): before anything is beaten, a card of the attack's rank is most
-    likely meant as a transfer; once a card is beaten, a transfer is too late."""
+    """Perevodnoy (S1, S2): a card of the attack's rank is most likely meant as a transfer,
+    also once a card is beaten (then the transfer's refusal, too late, is the one to hear)."""
     rules = Rules(transfer=True)
     game = Game.from_position(
         rules, ["7D 8S", "8H 9D", "6C 7C 10C"], table=[("8D", None)], trump="S"
@@ -733,6 +733,12 @@ def test_card_actions_put_a_transfer_first_when_the_card_has_the_attacks_rank() 
         ActionKind.BEAT,
         ActionKind.TRANSFER,
     ]
+    late = Game.from_position(
+        rules, ["7D 8S", "8H 9S", "6C 7C 10C"], table=[("8D", "9D"), ("8C", None)], trump="S"
+    )
+    first, refusal = late.card_actions(1, card("8H"))[0]
+    assert first.kind is ActionKind.TRANSFER and refusal is not None
+    assert refusal.reason is Reason.TRANSFER_AFTER_BEAT
     taking = Game.from_position(
         Rules(), ["7D 8S", "8H 9D"], table=[("8D", None)], trump="S", taking=True
     )

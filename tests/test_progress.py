@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tutorial.lesson_view import panel_view
 from tutorial.progress import MAX_STARS, lesson_ids, merge_progress, sanitize_progress
 from tutorial.table_widget import PROGRESS_MAX_CHARS
 
@@ -138,7 +139,7 @@ def test_bad_stored_progress_never_freezes_the_lesson(
     messages.clear()
     _browser_sends_progress(app, stored)
     assert app.controller.progress == {}
-    assert app.controller.panel_view()["best_stars"] == 0
+    assert panel_view(app.controller)["best_stars"] == 0
     sent = _progress_sent(messages)
     assert all(progress == {} for progress in sent)
     # the lesson still works: Next moves on and renders

@@ -10,48 +10,35 @@ re-renders everything, messages included.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any, Final, Literal
 
-from durak_core import (
-    Action,
-    ActionKind,
-    Card,
-    CardError,
-    Event,
-    EventKind,
-    Game,
-    IllegalAction,
-    Phase,
-    Rules,
-    observe,
-)
+from durak_core import Action, ActionKind, Card, CardError, Game, observe
 
-from .explain import explain, narrate
+from .clicks import button_action, hand_click, table_click
+from .comparison import Comparison, compare_lesson
+from .explain import explain
 from .i18n import Gettext, I18n
-from .lessons import Lesson, Step, comparison_game
-from .names import (
-    Role,
-    Term,
-    action_label,
-    card_count,
-    card_full,
-    player_name,
-    rank_symbol,
-    role_name,
-    suit_name,
-    term,
-    you_label,
-)
+from .lessons import Lesson, Step
+from .move_log import MoveLog
+from .names import player_name, you_label
 from .opponent import choose
 from .progress import stored_stars
-from .view_model import ActionButton, CardView, Click, Message, PairView, SeatView, TableView
+from .view_model import Click
 
-__all__ = ["RESUME_VERSION", "Comparison", "LessonController", "PanelView", "stars_for"]
+__all__ = [
+    "RESUME_VERSION",
+    "LessonController",
+    "MessageKind",
+    "PanelView",
+    "stars_for",
+    "two_star_slips",
+]
 
 Text = Callable[[Gettext], str]
-MessageKind = Literal["info", "error", "success", "question"]
+MessageKind = Literal["info", "error", "detour", "costly", "success", "question"]
+"""``error``: refused by the rules; ``detour``: allowed, but not what this step is about;
+``costly``: allowed, but it costs something the lesson points out."""
 
 RESUME_VERSION: Final = 1
 """Version of :meth:`LessonController.resume_state`'s snapshot."""
@@ -64,37 +51,19 @@ _MAX_NOTATION: Final = 16
 _MAX_MISTAKES: Final = 100_000
 
 
+def two_star_slips(par: int) -> int:
+    """The most slips (mistakes plus hints) a run may have and still earn two stars: a third
+    of the lesson's decisions, and at least one."""
+    return max(1, par // 3)
+
+
 def stars_for(par: int, mistakes: int, hints: int) -> int:
     """Stars for a finished lesson, as in lichess Learn: three for a clean run, two for a few
-    slips (at most a third of the lesson's decisions, and at least one), one otherwise."""
+    slips (:func:`two_star_slips`), one otherwise."""
     slips = mistakes + hints
     if slips == 0:
         return 3
-    return 2 if slips <= max(1, par // 3) else 1
-
-
-@dataclass(frozen=True, slots=True)
-class ComparisonRow:
-    """One action replayed under both rule sets: ``None`` means legal."""
-
-    action: Action
-    ours: IllegalAction | None
-    theirs: IllegalAction | None
-
-
-@dataclass(frozen=True, slots=True)
-class Comparison:
-    """The same moves under the lesson's rules and another rule set."""
-
-    preset: str
-    rows: tuple[ComparisonRow, ...]
-
-    @property
-    def first_difference(self) -> int | None:
-        for i, row in enumerate(self.rows):
-            if (row.ours is None) != (row.theirs is None):
-                return i
-        return None
+    return 2 if slips <= two_star_slips(par) else 1
 
 
 class PanelView(dict[str, Any]):
@@ -120,16 +89,24 @@ class LessonController:
         self.navigation = navigation
         """``False`` on pages without Back, Hint and Next (the full-game page): the controller
         then refuses them even when a forged click asks (never trust a hidden button)."""
-        self._start = start or lesson.start
+        self.start_game: Callable[[], Game] = start or lesson.start
+        """Sets the game up on (re)start: the lesson's position, or a deal (the play page)."""
         self._rng = random.Random(seed)
+        self.paced = False
+        """``True`` when the page plays the others' moves one at a time, with a pause between
+        them (:meth:`opponent_step`); ``False``: they all move at once after the learner."""
         self._listeners: list[Callable[[], None]] = []
         self.progress: dict[str, Any] = {}
+        self.skipped = False
+        """Steps of this run were played for the learner (:meth:`go_to`: a deep link, the
+        presenter's "next"): the run earns no stars. Cleared by :meth:`restart`."""
+        self._show_all = False
         self._reset()
 
     # ------------------------------------------------------------------ state
 
     def _reset(self) -> None:
-        self.game: Game = self._start()
+        self.game: Game = self.start_game()
         self.index = 0
         self.entries: list[int] = []
         """Actions played before each step was entered (for Back)."""
@@ -148,6 +125,11 @@ class LessonController:
         self.step_done = False
         self.comparison: Comparison | None = None
         self.since = self.game.event_count
+        self.log = MoveLog()
+        """Free play's moves and the learner's refused tries, for the move log."""
+        self._free_start = 0
+        self._planned: tuple[Game, int, Action] | None = None
+        self._wait_message = -1
         self._enter()
 
     @property
@@ -188,6 +170,9 @@ class LessonController:
         ]
 
     def stars(self) -> int:
+        """The stars this run earns (none when steps were skipped)."""
+        if self.skipped:
+            return 0
         return stars_for(self.lesson.par, self.mistakes, self.hints_used)
 
     # ------------------------------------------------------------------ steps
@@ -223,9 +208,13 @@ class LessonController:
         stars = self.stars()
         self.message = (
             "success",
-            lambda tr: tr.ngettext(
-                "Lesson complete: {n} star!", "Lesson complete: {n} stars!", stars
-            ),
+            (
+                lambda tr: tr.ngettext(
+                    "Lesson complete: {n} star!", "Lesson complete: {n} stars!", stars
+                )
+            )
+            if not self.skipped
+            else (lambda tr: tr.gettext("End of the lesson.")),
         )
 
     # What the panel offers now. Every handler re-checks these: a click can be forged.
@@ -276,9 +265,87 @@ class LessonController:
 
     def restart(self) -> None:
         progress = self.progress
+        self.skipped = False
         self._reset()
         self.progress = progress
         self._changed()
+
+    def go_to(self, step: object, *, done: bool = False) -> bool:
+        """Open step ``step`` (1-based, as in ``?step=``) the way a learner reaches it: start
+        again, then walk the steps before it, playing their automatic moves, expected moves
+        and right answers. ``done=True`` also plays step ``step``'s own move or answer (the
+        presenter shows it). Steps played for the learner earn no stars (:attr:`skipped`).
+        An invalid or out-of-range ``step`` opens the first step and returns ``False``."""
+        steps = len(self.lesson.steps)
+        valid = type(step) is int and 1 <= step <= steps
+        target = step - 1 if valid and isinstance(step, int) else 0
+        if not self.navigation or not self.resumable():
+            return False
+        progress = self.progress
+        listeners, self._listeners = self._listeners, []
+        try:
+            ok = valid and self._walk_to(target, done)
+        except Exception:  # a lesson the walk cannot follow: never break the page
+            ok = False
+        finally:
+            self._listeners = listeners
+        if not ok:
+            self.skipped = False
+            self._reset()
+        self.progress = progress
+        self._changed()
+        return ok
+
+    def _walk_to(self, target: int, done: bool) -> bool:
+        self._reset()
+        self.skipped = target > 0 or done
+        while True:
+            step = self.step
+            if step is None:
+                return False
+            if self.index == target and not done:
+                return True
+            if step.kind == "move":
+                move = self.expected_move(step)
+                if not self._replay_move(move):
+                    return False
+            elif step.kind == "question" and not self.step_done:
+                self._replay_answer(step)
+            if self.index == target:
+                return True
+            self.index += 1
+            self._enter()
+
+    def expected_move(self, step: Step) -> Action | None:
+        """The move a move step asks for: its first expected move that is legal now, else the
+        first legal move of the kind it accepts."""
+        legal = [a for a in self.game.legal_actions() if a.seat == self.you]
+        expected = next((a for a in step.expect if a in legal), None)
+        if expected is not None:
+            return expected
+        return next((a for a in legal if self._expected(step, a)), None)
+
+    # Show every hand: for a presenter's demonstrations on a lesson page.
+
+    def showing_all(self) -> bool:
+        """Every hand is shown face up: only on lesson pages (never on the full-game page,
+        whatever the browser sends) and never in free play, which is a real game."""
+        return self._show_all and self.navigation and not self.free_play
+
+    def set_show_all(self, on: bool) -> bool:
+        """Switch "show all hands"; ``False`` (and off) where it is not allowed: on a page
+        without navigation (the full-game page)."""
+        allowed = self.navigation
+        self._show_all = bool(on) and allowed
+        self._changed()
+        return allowed or not on
+
+    def visible_seats(self) -> frozenset[int]:
+        """Other seats whose cards the table shows: :meth:`shown_seats`, or every other seat
+        while :meth:`showing_all`."""
+        if self.showing_all():
+            return frozenset(range(self.game.players)) - {self.you}
+        return self.shown_seats()
 
     def hint(self) -> None:
         """Show the step's hint (and the card it points at); costs a star point once per step."""
@@ -301,6 +368,10 @@ class LessonController:
         self.free_play = True
         self.selected = self.target = self.explained = None
         self.since = self.game.event_count
+        self._free_start = len(self.game.history)
+        self._planned = None
+        # a fresh deal's log opens with the deal; a lesson's, with "you play on from here"
+        self.log.start(self.game.events if not self.game.history else ())
         self.message = (
             "info",
             lambda tr: tr.gettext(
@@ -352,7 +423,7 @@ class LessonController:
         actions alone. A game from another ``start`` (a deal) cannot: its deal is secret and
         is not in :meth:`resume_state`; the full-game page seals its deal itself and sets the
         lesson and start back before resuming."""
-        return bool(self._start == self.lesson.start)
+        return bool(self.start_game == self.lesson.start)
 
     def resume_state(self) -> dict[str, Any]:
         """A small JSON snapshot to start again where the learner was (see :meth:`resume`):
@@ -369,7 +440,7 @@ class LessonController:
             "hint": self.hint_shown,
             "free": self.free_play,
             "actions": [str(action) for action in self.game.history],
-        }
+        } | ({"skipped": True} if self.skipped else {})
 
     def resume(self, state: object) -> bool:
         """Rebuild the lesson from :meth:`resume_state`'s ``state``: restart, then replay
@@ -377,12 +448,18 @@ class LessonController:
         (wrong types or bounds, another lesson, a move the engine or the step refuses)
         leaves everything exactly as it was and returns ``False``. Listeners are told once,
         on success."""
-        parsed = self._parse_resume(state)
+        skipped = state.get("skipped", False) if isinstance(state, dict) else False
+        if skipped is not True and skipped is not False:
+            return False
+        parsed = self._parse_resume(
+            {k: v for k, v in state.items() if k != "skipped"} if isinstance(state, dict) else state
+        )
         if parsed is None or not self.resumable():
             return False
         saved = dict(self.__dict__)
         listeners, self._listeners = self._listeners, []
         try:
+            self.skipped = skipped  # before the replay: finishing on the way records no stars
             ok = self._replay(*parsed)
         except Exception:  # a bad state must never break the page: just refuse it
             ok = False
@@ -518,7 +595,7 @@ class LessonController:
             if action.seat == self.you:
                 self.since = self.game.event_count
                 self.message = None
-            self.game.play(action)
+            self._play(action)
         if self.game.outcome is not None:
             self._game_over_message(self.game.outcome.durak)
         else:
@@ -548,12 +625,14 @@ class LessonController:
     def _accepting_moves(self) -> bool:
         step = self.step
         if self.free_play:
-            return self.game.outcome is None
+            return self.game.outcome is None and not self.opponents_pending()
         return step is not None and step.kind == "move" and not self.step_done
 
     def _not_now(self) -> None:
         step = self.step
-        if self.completed:
+        if self.free_play:
+            self._not_your_turn()
+        elif self.completed:
             self.message = (
                 "info",
                 lambda tr: tr.gettext("The lesson is over. Restart it, or play on from here."),
@@ -567,43 +646,22 @@ class LessonController:
         if not self._accepting_moves():
             self._not_now()
             return
-        game, you = self.game, self.you
-        s = game.state
-        unbeaten = [a for a, d in game.table if d is None]
-        if game.phase is Phase.BOUT and you == s.defender and unbeaten and not s.taking:
-            if self.target is not None:
-                self._try(Action.beat(you, card, self.target))
-                return
-            beatable = [t for t in unbeaten if game.is_legal(Action.beat(you, card, t))]
-            transfer = Action.transfer(you, card)
-            can_transfer = game.is_legal(transfer)
-            # In perevodnoy a card of the attack's rank that beats nothing is meant as a
-            # transfer: if that is refused, say why (too late, no room) rather than "can't beat".
-            wants_transfer = game.rules.transfer and card.rank is game.table[0][0].rank
-            if (can_transfer or wants_transfer) and not beatable:
-                self._try(transfer)
-            elif len(beatable) == 1 and not can_transfer:
-                self._try(Action.beat(you, card, beatable[0]))
-            elif not beatable:
-                self._try(Action.beat(you, card, unbeaten[0]))
-            else:
-                self.selected = card
-                self.message = (
-                    "question",
-                    (lambda tr: tr.gettext("Now click the attack card you want to beat with it."))
-                    if not can_transfer
-                    else (
-                        lambda tr: tr.gettext(
-                            "Click the attack card to beat with it, "
-                            "or press Transfer to pass the attack on."
-                        )
-                    ),
-                )
+        intent = hand_click(self.game, self.you, card, self.target)
+        if intent.play is not None:
+            self._try(intent.play)
             return
-        if game.phase is Phase.LEAD:
-            self._try(Action.lead(you, card))
-        else:
-            self._try(Action.throw(you, card))
+        self.selected = card
+        self.message = (
+            "question",
+            (lambda tr: tr.gettext("Now click the attack card you want to beat with it."))
+            if not intent.transfer
+            else (
+                lambda tr: tr.gettext(
+                    "Click the attack card to beat with it, "
+                    "or press Transfer to pass the attack on."
+                )
+            ),
+        )
 
     def shown_seats(self) -> frozenset[int]:
         """Other seats whose hands the table shows face up: the lesson's ``show`` seats while
@@ -616,7 +674,7 @@ class LessonController:
         """A click on another player's face-up card: say whose it is (only when the table
         shows it there: naming the holder of a hidden card would give it away)."""
         s = self.game.state
-        owner = next((seat for seat in self.shown_seats() if card in s.hands[seat]), None)
+        owner = next((seat for seat in self.visible_seats() if card in s.hands[seat]), None)
         self.selected = self.target = None
         if owner is None:
             self.message = (
@@ -637,44 +695,45 @@ class LessonController:
         if not self._accepting_moves():
             self._not_now()
             return
-        game, you = self.game, self.you
-        if you != game.defender:
-            return  # a table card is a target only for the defender
-        if self.selected is not None:
-            self._try(Action.beat(you, self.selected, card))
-        else:
-            self.target = card
-            self.message = (
-                "question",
-                lambda tr: tr.gettext("Now click the card from your hand to beat it with."),
-            )
+        intent = table_click(self.game, self.you, card, self.selected)
+        if intent is None:
+            return  # a table card is a target only for a defender facing unbeaten cards
+        if intent.play is not None:
+            self._try(intent.play)
+            return
+        self.target = card
+        self.message = (
+            "question",
+            lambda tr: tr.gettext("Now click the card from your hand to beat it with."),
+        )
 
     def _click_action(self, button: str) -> None:
         if not self._accepting_moves():
             self._not_now()
             return
-        you = self.you
-        if button == "take":
-            self._try(Action.take(you))
-        elif button == "pass":
-            self._try(Action.pass_(you))
-        elif button == "swap":
-            self._try(Action.swap(you))
-        elif button == "transfer" and self.selected is not None:
-            self._try(Action.transfer(you, self.selected))
+        action = button_action(self.you, button, self.selected)
+        if action is not None:
+            self._try(action)
 
     def _try(self, action: Action) -> None:
-        """Check the learner's action against the rules and the step, then play or explain."""
+        """Check the learner's action against the rules and the step, then play or explain.
+
+        Three kinds of feedback: a move the rules refuse is an ``error`` (the rule and its
+        numbers; a mistake). A legal move the step does not ask for is a ``detour`` (neutral,
+        never a mistake), or ``costly`` when the lesson says it costs something (a mistake
+        only where the lesson says so)."""
         self.selected = self.target = None
         refusal = self.game.why_illegal(action)
         step = self.step
         specific = next((w for w in step.wrong if w.play == action), None) if step else None
+        extra = specific.explain if specific else ""
         if refusal is not None:
-            if not self.free_play:
+            if self.free_play:
+                self.log.refused(self.you, refusal)
+            else:
                 self.mistakes += 1
             self.explained = action.card
             rules, names, you = self.game.rules, self.names, self.you
-            extra = specific.explain if specific else ""
             self.message = (
                 "error",
                 lambda tr: _join(
@@ -685,11 +744,12 @@ class LessonController:
             )
             return
         if not self.free_play and step is not None and not self._expected(step, action):
-            self.mistakes += 1
+            costly = specific is not None and specific.feedback == "costly"
+            if costly and specific is not None and specific.costs_star:
+                self.mistakes += 1
             self.explained = action.card
-            extra = specific.explain if specific else ""
             self.message = (
-                "error",
+                "costly" if costly else "detour",
                 lambda tr: (
                     tr.gettext(extra)
                     if extra
@@ -702,7 +762,7 @@ class LessonController:
             return
         self.explained = None
         self.since = self.game.event_count
-        self.game.play(action)
+        self._play(action)
         if self.free_play:
             self.message = None
             self._run_opponents()
@@ -722,23 +782,106 @@ class LessonController:
             step.accept == "any" or action.kind.value == step.accept
         )
 
+    def _play(self, action: Action) -> None:
+        """Play a legal ``action``; in free play the move log records it and what it caused."""
+        before = self.game.event_count
+        self.game.play(action)
+        if self.free_play:
+            self.log.move(action.seat, self.game.events_since(before))
+
     def _run_opponents(self, limit: int = 400) -> None:
-        """Let the other seats move until the learner may act or the game ends."""
+        """Let the other seats move until the learner may act or the game ends: all at once,
+        or, when :attr:`paced`, not here: the page calls :meth:`opponent_step` for each."""
+        if not self.paced:
+            for _ in range(limit):
+                if not self._opponent_move():
+                    break
+        if self.game.outcome is not None:
+            self._game_over_message(self.game.outcome.durak)
+
+    def opponent_to_move(self) -> int | None:
+        """In free play, the other seat whose move comes next; ``None`` when the learner may
+        act (the others wait for the learner), when the game is over, or outside free play."""
         game, you = self.game, self.you
-        for _ in range(limit):
-            if game.outcome is not None:
-                self._game_over_message(game.outcome.durak)
-                return
-            mine = [
-                a for a in game.legal_actions() if a.seat == you and a.kind is not ActionKind.SWAP
-            ]
-            if mine:
-                return
-            seats = [seat for seat in game.acting_seats() if seat != you]
-            if not seats:
-                return
-            seat = seats[0]
-            game.play(choose(observe(game, seat), self._rng))
+        if not self.free_play or game.outcome is not None:
+            return None
+        if any(a.seat == you and a.kind is not ActionKind.SWAP for a in game.legal_actions()):
+            return None
+        return next((seat for seat in game.acting_seats() if seat != you), None)
+
+    def opponents_pending(self) -> bool:
+        """The computer has a move to make before the learner's turn comes."""
+        return self.opponent_to_move() is not None
+
+    def next_opponent_action(self) -> Action | None:
+        """The move the computer will make next (chosen once: asking again gives the same)."""
+        seat = self.opponent_to_move()
+        if seat is None:
+            return None
+        game, played = self.game, len(self.game.history)
+        planned = self._planned
+        if planned is None or planned[0] is not game or planned[1] != played:
+            planned = (game, played, choose(observe(game, seat), self._rng))
+            self._planned = planned
+        return planned[2]
+
+    def opponent_step(self) -> bool:
+        """Play the computer's next move, if it has one, and tell the listeners; ``True`` when
+        another of its moves follows (the learner's turn has not come yet). The page calls it
+        after a pause for each move when :attr:`paced`."""
+        if self.next_opponent_action() is None:
+            return False
+        more = self._opponent_move()
+        self._changed()
+        return more
+
+    def _opponent_move(self) -> bool:
+        action = self.next_opponent_action()
+        if action is None:
+            return False
+        self._planned = None
+        if self.paced:
+            self.since = self.game.event_count  # highlight this move's cards only
+        if self.message is not None and self.message_id == self._wait_message:
+            self.message = None  # "wait, Bruno is playing": the wait is over
+        self._play(action)
+        if self.game.outcome is not None:
+            self._game_over_message(self.game.outcome.durak)
+            return False
+        return self.opponents_pending()
+
+    def _not_your_turn(self) -> None:
+        """A click in free play while the learner may not move: say why."""
+        if self.game.outcome is not None:
+            self.message = (
+                "info",
+                lambda tr: tr.gettext("The game is over. Start a new game, or play again."),
+            )
+            return
+        seat = self.opponent_to_move()
+        if seat is None:
+            return
+        names = self.names
+        self.message = (
+            "info",
+            lambda tr: tr.gettext("Wait: {player} is playing.", player=names(tr)[seat]),
+        )
+        self._wait_message = self.message_id
+
+    def can_play_again(self) -> bool:
+        """Free play has ended: the same position can be played again from where it began."""
+        return self.free_play and self.game.outcome is not None
+
+    def play_again(self) -> None:
+        """Free play once more from the position where it began (the others may play
+        differently this time)."""
+        if not self.can_play_again():
+            return
+        while len(self.game.history) > self._free_start:
+            self.game.undo()
+        self._enter_free_play()
+        self._run_opponents()
+        self._changed()
 
     def _game_over_message(self, durak: int | None) -> None:
         names, you = self.names, self.you
@@ -755,293 +898,23 @@ class LessonController:
     # ------------------------------------------------------------------ comparison
 
     def _compare(self, step: Step) -> Comparison:
-        ours = comparison_game(self.lesson, self.game, self.game.rules)
-        theirs = comparison_game(self.lesson, self.game, step.rules or self.game.rules)
-        return compare_games(ours, theirs, step.play, step.preset)
+        """Replay the step's moves under the lesson's rules and the step's other rules."""
+        return compare_lesson(self.lesson, self.game, step)
 
     # ------------------------------------------------------------------ views
 
-    def _card(self, card: Card, tr: Gettext, mark: str = "") -> CardView:
-        trump = card.suit is self.game.trump
-        label = card_full(card, tr)
-        if trump:
-            label = tr.gettext("{card} (trump)", card=label)
-        view: CardView = {
-            "id": card.ascii(),
-            "rank": rank_symbol(card.rank, tr),
-            "suit": card.suit.letter,  # type: ignore[typeddict-item]
-            "symbol": card.suit.symbol,
-            "red": card.suit.is_red,
-            "trump": trump,
-            "label": label,
-        }
-        if mark:
-            view["mark"] = mark  # type: ignore[typeddict-item]
-        return view
-
-    def _learner_actions(self) -> list[Action]:
+    def learner_actions(self) -> list[Action]:
         if not self._accepting_moves():
             return []
         return [a for a in self.game.legal_actions() if a.seat == self.you]
 
-    def _hint_action(self) -> Action | None:
+    def hint_action(self) -> Action | None:
         step = self.step
         if not self.hint_shown or step is None or step.kind != "move":
             return None
         if step.expect:
             return step.expect[0]
-        return next((a for a in self._learner_actions() if self._expected(step, a)), None)
-
-    def table_view(self) -> TableView:
-        tr = self.i18n
-        game, you = self.game, self.you
-        s = game.state
-        names = self.names(tr)
-        legal = self._learner_actions()
-        hinted = self._hint_action()
-        new = {
-            e.cards[0]
-            for e in game.events_since(self.since)
-            if e.kind in (EventKind.LEAD, EventKind.THROW_IN, EventKind.BEAT, EventKind.TRANSFER)
-            and e.cards
-        }
-        playable = {a.card for a in legal if a.card is not None}
-
-        def mark(card: Card) -> str:
-            if card == self.selected:
-                return "selected"
-            if hinted is not None and card == hinted.card:
-                return "hint"
-            if card == self.explained:
-                return "explain"
-            if self.hints and card in playable:
-                return "playable"
-            return ""
-
-        actors = set(game.acting_seats()) if game.outcome is None else set()
-        seats: list[SeatView] = []
-        for seat in range(game.players):
-            role: str = ""
-            if not s.active[seat]:
-                role = "out"
-            elif game.outcome is not None:
-                role = "durak" if game.outcome.durak == seat else ""
-            elif seat == s.attacker:
-                role = "attacker"
-            elif seat == s.defender:
-                role = "defender"
-            elif seat in game.throw_in_turn():
-                role = "thrower"
-            view: SeatView = {
-                "seat": seat,
-                "name": names[seat],
-                "count": len(s.hands[seat]),
-                "count_label": card_count(len(s.hands[seat]), tr),
-                "role": role,  # type: ignore[typeddict-item]
-                "role_label": role_name(Role(role), tr) if role else "",
-                "you": seat == you,
-                "acting": seat in actors,
-            }
-            if seat in self.shown_seats():
-                view["cards"] = [self._card(c, tr) for c in s.hands[seat]]
-            seats.append(view)
-        defender_turn = you == s.defender and game.phase is Phase.BOUT and not s.taking
-        pairs: list[PairView] = [
-            {
-                "attack": self._card(
-                    a, tr, "selected" if a == self.target else ("new" if a in new else "")
-                ),
-                "defence": self._card(d, tr, "new" if d in new else "") if d else None,
-                "selectable": defender_turn and d is None,
-            }
-            for a, d in game.table
-        ]
-        kinds = {a.kind for a in legal}
-        actions: list[ActionButton] = []
-        if you == s.defender and game.phase is not Phase.OVER:
-            actions.append(
-                {
-                    "id": "take",
-                    "label": action_label(ActionKind.TAKE, tr),
-                    "enabled": ActionKind.TAKE in kinds,
-                }
-            )
-        else:
-            actions.append(
-                {
-                    "id": "pass",
-                    "label": action_label(ActionKind.PASS, tr, taking=s.taking),
-                    "enabled": ActionKind.PASS in kinds,
-                }
-            )
-        if self.selected is not None and game.is_legal(Action.transfer(you, self.selected)):
-            actions.append(
-                {"id": "transfer", "label": action_label(ActionKind.TRANSFER, tr), "enabled": True}
-            )
-        if ActionKind.SWAP in kinds:
-            actions.append(
-                {"id": "swap", "label": action_label(ActionKind.SWAP, tr), "enabled": True}
-            )
-        if hinted is not None:
-            for button in actions:
-                if button["id"] == hinted.kind.value:
-                    button["hint"] = True
-        turnup = s.turnup
-        in_stock = bool(s.stock) and s.stock[0] is turnup
-        cap = game.cap()
-        message: Message | None = None
-        if self.message is not None:
-            message = {"kind": self.message[0], "text": self.message[1](tr), "id": self.message_id}
-        return {
-            "lang": tr.language,
-            "labels": {
-                "stock": term(Term.STOCK, tr),
-                "discard": term(Term.DISCARD, tr),
-                "trump": term(Term.TRUMP, tr),
-                "table": term(Term.TABLE, tr),
-                "hand": term(Term.HAND, tr),
-                "open_ranks": tr.gettext("Ranks on the table"),
-                "empty_table": tr.gettext("The table is empty."),
-                "cap": tr.gettext("Attack cards"),
-                "acting": tr.gettext("Playing now"),
-                "no_stock": tr.gettext("The stock is used up"),
-            },
-            "seats": seats,
-            "you": you,
-            "hand": [self._card(c, tr, mark(c)) for c in s.hands[you]],
-            "table": pairs,
-            "stock_count": len(s.stock),
-            "stock_label": card_count(len(s.stock), tr),
-            "turnup": self._card(turnup, tr) if turnup is not None else None,
-            "turnup_in_stock": in_stock,
-            "trump_symbol": s.trump.symbol,
-            "trump_name": suit_name(s.trump, tr),
-            "discard_count": len(s.discard),
-            "discard_label": card_count(len(s.discard), tr),
-            "open_ranks": [rank_symbol(r, tr) for r in game.table_ranks()],
-            "cap_label": tr.gettext("{n} of {cap}", n=cap.on_table, cap=cap.cap)
-            if game.phase is Phase.BOUT
-            else "",
-            "actions": actions,
-            "message": message,
-            "narration": self._narration(tr),
-            "hints": self.hints,
-            "busy": False,
-        }
-
-    def _narration(self, tr: Gettext) -> str:
-        events = [
-            e
-            for e in self.game.events_since(self.since)
-            if e.kind not in (EventKind.PASS,) or e.seat != self.you
-        ]
-        names = self.names(tr)
-        return " ".join(narrate(e, tr, players=names, you=self.you) for e in events[-6:])
-
-    def panel_view(self) -> PanelView:
-        tr = self.i18n
-        lesson = self.lesson
-        step = self.step
-        total = len(lesson.steps)
-        panel = PanelView(
-            title=tr.gettext(lesson.title),
-            summary=tr.gettext(lesson.summary),
-            teaches=[tr.gettext(t) for t in lesson.teaches],
-            step_label=tr.gettext("Step {n} of {total}", n=min(self.index + 1, total), total=total)
-            if not self.free_play
-            else tr.gettext("Free play"),
-            text=tr.gettext(step.say) if step is not None and step.say else "",
-            question=tr.gettext(step.question)
-            if step is not None and step.kind == "question"
-            else "",
-            choices=[
-                {
-                    "label": tr.gettext(c.label),
-                    "picked": self.answer == i,
-                    "correct": c.correct and self.answer == i,
-                }
-                for i, c in enumerate(step.choices)
-            ]
-            if step is not None and step.kind == "question"
-            else [],
-            comparison=self._comparison_rows(tr),
-            can_next=self.can_next(),
-            can_back=self.can_back(),
-            can_hint=self.can_hint(),
-            can_free_play=self.can_free_play(),
-            completed=self.completed,
-            stars=self.stars() if self.completed else 0,
-            best_stars=stored_stars(self.progress, lesson.id),
-            mistakes=self.mistakes,
-            hints_used=self.hints_used,
-        )
-        return panel
-
-    def _comparison_rows(self, tr: Gettext) -> dict[str, Any] | None:
-        comparison = self.comparison
-        if comparison is None:
-            return None
-        names = self.names(tr)
-        you = self.you
-
-        def verdict(refusal: IllegalAction | None, rules: Rules) -> str:
-            if refusal is None:
-                return tr.gettext("allowed")
-            return explain(refusal, tr, players=names, you=you, rules=rules)
-
-        step = self.step
-        theirs_rules = step.rules if step is not None and step.rules else self.game.rules
-        label = step.label if step is not None else ""
-        return {
-            # TRANSLATORS: heading of the column that replays moves under the lesson's rules.
-            "ours": tr.gettext("This lesson's rules"),
-            # TRANSLATORS: heading of the column that replays the same moves under other rules
-            # (used when a lesson does not name them).
-            "theirs": tr.gettext(label) if label else tr.gettext("Other rules"),
-            "first_difference": comparison.first_difference,
-            "rows": [
-                {
-                    "move": _describe_action(row.action, tr, names, you),
-                    "ours": verdict(row.ours, self.game.rules),
-                    "theirs": verdict(row.theirs, theirs_rules),
-                    "ours_ok": row.ours is None,
-                    "theirs_ok": row.theirs is None,
-                }
-                for row in comparison.rows
-            ],
-        }
-
-
-def compare_games(ours: Game, theirs: Game, actions: Sequence[Action], label: str) -> Comparison:
-    """Check every action under both games' rules, playing it where it is legal (so the two
-    games may part ways); ``ours`` and ``theirs`` are changed."""
-    rows = []
-    for action in actions:
-        a, b = ours.why_illegal(action), theirs.why_illegal(action)
-        rows.append(ComparisonRow(action, a, b))
-        if a is None:
-            ours.play(action)
-        if b is None:
-            theirs.play(action)
-    return Comparison(label, tuple(rows))
-
-
-def _describe_action(action: Action, tr: Gettext, names: list[str], you: int) -> str:
-    """A short localized description of an action, via the narration of its event."""
-    card = action.card
-    kinds = {
-        ActionKind.LEAD: EventKind.LEAD,
-        ActionKind.THROW: EventKind.THROW_IN,
-        ActionKind.TAKE: EventKind.TAKE,
-        ActionKind.PASS: EventKind.PASS,
-    }
-    if action.kind is ActionKind.BEAT and card is not None and action.target is not None:
-        event = Event(EventKind.BEAT, action.seat, (card, action.target))
-    elif action.kind in kinds:
-        event = Event(kinds[action.kind], action.seat, (card,) if card else ())
-    else:
-        return action_label(action.kind, tr)
-    return narrate(event, tr, players=names, you=you)
+        return next((a for a in self.learner_actions() if self._expected(step, a)), None)
 
 
 def _join(tr: Gettext, first: str, second: str) -> str:

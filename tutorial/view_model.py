@@ -74,7 +74,7 @@ class SeatView(TypedDict):
 class ActionButton(TypedDict):
     """A button of the table, e.g. take, done (pass), swap."""
 
-    id: Literal["take", "pass", "swap", "transfer", "beat"]
+    id: Literal["take", "pass", "swap", "transfer"]
     label: str
     enabled: bool
     hint: NotRequired[bool]
@@ -84,10 +84,13 @@ class ActionButton(TypedDict):
 class Message(TypedDict):
     """The feedback line under the table (read out by screen readers)."""
 
-    kind: Literal["info", "error", "success", "question"]
+    kind: Literal["info", "error", "detour", "costly", "success", "question"]
     text: str
     id: NotRequired[int]
     """Counts up with every new message, so a repeated text is announced again."""
+    label: NotRequired[str]
+    """A short label for the kind of feedback on a move (``"Not allowed"``, ``"Allowed,
+    but…"``, ``"Allowed, but costly"``), shown before the text."""
 
 
 class TableView(TypedDict):

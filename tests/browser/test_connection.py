@@ -13,6 +13,7 @@ from tests.lesson_clicks import clicks_for, expected_action
 from tutorial.app import find_lesson
 from tutorial.controller import LessonController
 from tutorial.i18n import I18n, translator
+from tutorial.lesson_view import panel_view, table_view
 from tutorial.page import overlay_texts
 
 from .harness import BrowserLog, VoilaServer, new_context, open_notebook, screenshot
@@ -53,11 +54,11 @@ def test_a_killed_kernel_shows_the_overlay_and_one_click_resumes(
     while (step := shadow.step) is not None and step.kind != "move":
         page.locator("button.durak-next").click()
         shadow.next()
-        expect(step_label).to_have_text(shadow.panel_view()["step_label"])
+        expect(step_label).to_have_text(panel_view(shadow)["step_label"])
     for move in clicks_for(shadow, expected_action(shadow, step)):
         click(page, move)
         shadow.click(move)
-    message = shadow.table_view()["message"]
+    message = table_view(shadow)["message"]
     assert message is not None
     expect(page.locator(".dt-message")).to_contain_text(message["text"])
     expect(page.locator("button.durak-next")).to_be_enabled()
@@ -74,7 +75,7 @@ def test_a_killed_kernel_shows_the_overlay_and_one_click_resumes(
 
     button.click()
     page.locator(HAND).wait_for(state="visible")
-    expect(step_label).to_have_text(shadow.panel_view()["step_label"])
+    expect(step_label).to_have_text(panel_view(shadow)["step_label"])
     expect(page.locator(".dt-message")).to_contain_text(message["text"])
     expect(page.locator("button.durak-next")).to_be_enabled()
     expect(page.locator("html")).to_have_attribute("lang", "ru")

@@ -1,0 +1,356 @@
+"""Rendering a lesson for the view: the table widget's and the panel's snapshots.
+
+Pure functions of a :class:`~tutorial.controller.LessonController`'s state, every text in the
+current language. The view layer (``app.py``) calls them; the controller never does.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from durak_core import Action, ActionKind, Card, EventKind, Game, Phase
+
+from .comparison import comparison_rows
+from .controller import LessonController, PanelView, two_star_slips
+from .explain import narrate
+from .i18n import Gettext
+from .lessons import LESSON_DIR, Lesson, load_lessons
+from .names import (
+    Role,
+    Term,
+    action_label,
+    card_count,
+    card_full,
+    rank_symbol,
+    role_name,
+    suit_name,
+    term,
+)
+from .progress import stored_stars
+from .view_model import ActionButton, CardView, Message, PairView, SeatView, TableView
+
+__all__ = [
+    "card_view",
+    "feedback_label",
+    "finish_view",
+    "lesson_links",
+    "panel_view",
+    "table_view",
+]
+
+
+def card_view(game: Game, card: Card, tr: Gettext, mark: str = "") -> CardView:
+    """One card as the table widget shows it (its label says whether it is a trump)."""
+    trump = card.suit is game.trump
+    label = card_full(card, tr)
+    if trump:
+        label = tr.gettext("{card} (trump)", card=label)
+    view: CardView = {
+        "id": card.ascii(),
+        "rank": rank_symbol(card.rank, tr),
+        "suit": card.suit.letter,  # type: ignore[typeddict-item]
+        "symbol": card.suit.symbol,
+        "red": card.suit.is_red,
+        "trump": trump,
+        "label": label,
+    }
+    if mark:
+        view["mark"] = mark  # type: ignore[typeddict-item]
+    return view
+
+
+def table_view(ctl: LessonController) -> TableView:
+    """The table widget's snapshot: seats, hand, table, stock, buttons and the feedback line."""
+    tr = ctl.i18n
+    game, you = ctl.game, ctl.you
+    s = game.state
+    names = ctl.names(tr)
+    legal = ctl.learner_actions()
+    hinted = ctl.hint_action()
+    new = {
+        e.cards[0]
+        for e in game.events_since(ctl.since)
+        if e.kind in (EventKind.LEAD, EventKind.THROW_IN, EventKind.BEAT, EventKind.TRANSFER)
+        and e.cards
+    }
+    playable = {a.card for a in legal if a.card is not None}
+
+    def mark(card: Card) -> str:
+        if card == ctl.selected:
+            return "selected"
+        if hinted is not None and card == hinted.card:
+            return "hint"
+        if card == ctl.explained:
+            return "explain"
+        if ctl.hints and card in playable:
+            return "playable"
+        return ""
+
+    actors = set(game.acting_seats()) if game.outcome is None else set()
+    seats: list[SeatView] = []
+    for seat in range(game.players):
+        role: str = ""
+        if not s.active[seat]:
+            role = "out"
+        elif game.outcome is not None:
+            role = "durak" if game.outcome.durak == seat else ""
+        elif seat == s.attacker:
+            role = "attacker"
+        elif seat == s.defender:
+            role = "defender"
+        elif seat in game.throw_in_turn():
+            role = "thrower"
+        view: SeatView = {
+            "seat": seat,
+            "name": names[seat],
+            "count": len(s.hands[seat]),
+            "count_label": card_count(len(s.hands[seat]), tr),
+            "role": role,  # type: ignore[typeddict-item]
+            "role_label": role_name(Role(role), tr) if role else "",
+            "you": seat == you,
+            "acting": seat in actors,
+        }
+        if seat in ctl.visible_seats():
+            view["cards"] = [card_view(ctl.game, c, tr) for c in s.hands[seat]]
+        seats.append(view)
+    defender_turn = game.defending(you)
+    pairs: list[PairView] = [
+        {
+            "attack": card_view(
+                ctl.game, a, tr, "selected" if a == ctl.target else ("new" if a in new else "")
+            ),
+            "defence": card_view(ctl.game, d, tr, "new" if d in new else "") if d else None,
+            "selectable": defender_turn and d is None,
+        }
+        for a, d in game.table
+    ]
+    kinds = {a.kind for a in legal}
+    actions: list[ActionButton] = []
+    # In free play, no button while the computer moves or once the game is over: it would do
+    # nothing (a click on a card says why the learner waits).
+    waiting = ctl.free_play and not legal
+    if waiting:
+        pass
+    elif you == s.defender and game.phase is not Phase.OVER:
+        actions.append(
+            {
+                "id": "take",
+                "label": action_label(ActionKind.TAKE, tr),
+                "enabled": ActionKind.TAKE in kinds,
+            }
+        )
+    else:
+        actions.append(
+            {
+                "id": "pass",
+                "label": action_label(ActionKind.PASS, tr, taking=s.taking),
+                "enabled": ActionKind.PASS in kinds,
+            }
+        )
+    if ctl.selected is not None and game.is_legal(Action.transfer(you, ctl.selected)):
+        actions.append(
+            {"id": "transfer", "label": action_label(ActionKind.TRANSFER, tr), "enabled": True}
+        )
+    if ActionKind.SWAP in kinds:
+        actions.append({"id": "swap", "label": action_label(ActionKind.SWAP, tr), "enabled": True})
+    if hinted is not None:
+        for button in actions:
+            if button["id"] == hinted.kind.value:
+                button["hint"] = True
+    turnup = s.turnup
+    cap = game.cap()
+    message: Message | None = None
+    if ctl.message is not None:
+        kind = ctl.message[0]
+        message = {"kind": kind, "text": ctl.message[1](tr), "id": ctl.message_id}
+        label = feedback_label(kind, tr, quiz=ctl.step is not None and ctl.step.kind == "question")
+        if label:
+            message["label"] = label
+    return {
+        "lang": tr.language,
+        "labels": {
+            "stock": term(Term.STOCK, tr),
+            "discard": term(Term.DISCARD, tr),
+            "trump": term(Term.TRUMP, tr),
+            "table": term(Term.TABLE, tr),
+            "hand": term(Term.HAND, tr),
+            "open_ranks": tr.gettext("Ranks on the table"),
+            "empty_table": tr.gettext("The table is empty."),
+            "cap": tr.gettext("Attack cards"),
+            "acting": tr.gettext("Playing now"),
+            "no_stock": tr.gettext("The stock is used up"),
+        },
+        "seats": seats,
+        "you": you,
+        "hand": [card_view(ctl.game, c, tr, mark(c)) for c in s.hands[you]],
+        "table": pairs,
+        "stock_count": len(s.stock),
+        "stock_label": card_count(len(s.stock), tr),
+        "turnup": card_view(ctl.game, turnup, tr) if turnup is not None else None,
+        "turnup_in_stock": game.turnup_in_stock,
+        "trump_symbol": s.trump.symbol,
+        "trump_name": suit_name(s.trump, tr),
+        "discard_count": len(s.discard),
+        "discard_label": card_count(len(s.discard), tr),
+        "open_ranks": [rank_symbol(r, tr) for r in game.table_ranks()],
+        "cap_label": tr.gettext("{n} of {cap}", n=cap.on_table, cap=cap.cap)
+        if game.phase is Phase.BOUT
+        else "",
+        "actions": actions,
+        "message": message,
+        # free play has its move log instead
+        "narration": narration(ctl, tr) if not ctl.free_play else "",
+        "hints": ctl.hints,
+        "busy": ctl.opponents_pending(),
+    }
+
+
+def feedback_label(kind: str, tr: Gettext, *, quiz: bool = False) -> str:
+    """The short label the feedback line starts with, telling the three kinds of feedback on
+    a move apart: refused by the rules, allowed but not the point, allowed but costly. A
+    wrong answer to a question (also an ``error``) has none: it says "Not quite" itself."""
+    if kind == "error" and not quiz:
+        # TRANSLATORS: label of the feedback line: the rules refuse this move.
+        return tr.pgettext("feedback", "Not allowed")
+    if kind == "detour":
+        # TRANSLATORS: label of the feedback line: the move is legal, but this step asks for
+        # something else.
+        return tr.pgettext("feedback", "Allowed, but…")
+    if kind == "costly":
+        # TRANSLATORS: label of the feedback line: the move is legal but costs something.
+        return tr.pgettext("feedback", "Allowed, but costly")
+    return ""
+
+
+def narration(ctl: LessonController, tr: Gettext) -> str:
+    """The latest events since the learner's last move, as sentences."""
+    events = [
+        e
+        for e in ctl.game.events_since(ctl.since)
+        if e.kind not in (EventKind.PASS,) or e.seat != ctl.you
+    ]
+    names = ctl.names(tr)
+    return " ".join(narrate(e, tr, players=names, you=ctl.you) for e in events[-6:])
+
+
+def panel_view(ctl: LessonController) -> PanelView:
+    """The lesson panel's snapshot: title, step text, question, comparison, buttons, score."""
+    tr = ctl.i18n
+    lesson = ctl.lesson
+    step = ctl.step
+    total = len(lesson.steps)
+    panel = PanelView(
+        title=tr.gettext(lesson.title),
+        summary=tr.gettext(lesson.summary),
+        teaches=[tr.gettext(t) for t in lesson.teaches],
+        step_label=tr.gettext("Free play")
+        if ctl.free_play
+        else tr.gettext("Lesson complete")
+        if ctl.completed
+        else tr.gettext("Step {n} of {total}", n=min(ctl.index + 1, total), total=total),
+        text=tr.gettext(step.say) if step is not None and step.say else "",
+        question=tr.gettext(step.question) if step is not None and step.kind == "question" else "",
+        choices=[
+            {
+                "label": tr.gettext(c.label),
+                "picked": ctl.answer == i,
+                "correct": c.correct and ctl.answer == i,
+            }
+            for i, c in enumerate(step.choices)
+        ]
+        if step is not None and step.kind == "question"
+        else [],
+        comparison=comparison_rows(
+            ctl.comparison, step, ctl.game.rules, ctl.names(tr), ctl.you, tr
+        ),
+        can_next=ctl.can_next(),
+        can_back=ctl.can_back(),
+        can_hint=ctl.can_hint(),
+        can_free_play=ctl.can_free_play(),
+        completed=ctl.completed,
+        stars=ctl.stars() if ctl.completed else 0,
+        best_stars=stored_stars(ctl.progress, lesson.id),
+        mistakes=ctl.mistakes,
+        hints_used=ctl.hints_used,
+        skipped=ctl.skipped,
+        links=lesson_links(lesson, tr),
+        finish=finish_view(ctl) if ctl.completed and not ctl.free_play else None,
+        showing_all=ctl.showing_all(),
+        can_show_all=ctl.navigation and not ctl.free_play,
+    )
+    return panel
+
+
+@cache
+def _lesson_pages() -> tuple[tuple[str, str, str], ...]:
+    """``(id, page, title msgid)`` of every lesson of the explainer, in order (read once)."""
+    return tuple(
+        (lesson.id, Path(lesson.source).stem, lesson.title) for lesson in load_lessons(LESSON_DIR)
+    )
+
+
+def lesson_links(lesson: Lesson, tr: Gettext) -> dict[str, Any]:
+    """Where a lesson page leads: ``index`` (the page name of the lesson list), and
+    ``previous`` / ``next``: ``{"page", "title"}`` of the neighbouring lessons, or ``None``
+    (after the last lesson, ``next`` is the full-game page). A lesson that is not one of the
+    explainer's (the full-game page's) has only the index."""
+    pages = _lesson_pages()
+    index = next((i for i, (lesson_id, _, _) in enumerate(pages) if lesson_id == lesson.id), None)
+    links: dict[str, Any] = {"index": "index", "previous": None, "next": None}
+    if index is None:
+        return links
+    if index > 0:
+        _, page, title = pages[index - 1]
+        links["previous"] = {"page": page, "title": tr.gettext(title)}
+    if index + 1 < len(pages):
+        _, page, title = pages[index + 1]
+        links["next"] = {"page": page, "title": tr.gettext(title)}
+    else:
+        links["next"] = {"page": "play", "title": tr.gettext("Play a whole game"), "last": True}
+    return links
+
+
+def finish_view(ctl: LessonController) -> dict[str, Any]:
+    """The finishing panel: the stars this run earned and why (mistakes and hints against
+    the lesson's scale, or the skipped steps), and the best result kept in this browser."""
+    tr = ctl.i18n
+    stars = ctl.stars()
+    mistakes, hints = ctl.mistakes, ctl.hints_used
+    why: list[str] = []
+    if ctl.skipped:
+        why.append(
+            tr.gettext(
+                "Some steps were played for you (the page was opened at a later step, or the "
+                "presenter showed them), so this run earns no stars. Try again from the first "
+                "step to earn them."
+            )
+        )
+    elif mistakes == 0 and hints == 0:
+        why.append(tr.gettext("No mistakes and no hints: a clean run earns three stars."))
+    else:
+        why.append(
+            # TRANSLATORS: {mistakes} is e.g. "2 mistakes", {hints} e.g. "1 hint".
+            tr.gettext(
+                "In this run: {mistakes} and {hints}.",
+                mistakes=tr.ngettext("{n} mistake", "{n} mistakes", mistakes),
+                hints=tr.ngettext("{n} hint", "{n} hints", hints),
+            )
+        )
+        slips = two_star_slips(ctl.lesson.par)
+        why.append(
+            tr.ngettext(
+                "Three stars are for a run without mistakes or hints, two for up to {n} slip "
+                "(a mistake or a hint), one otherwise.",
+                "Three stars are for a run without mistakes or hints, two for up to {n} slips "
+                "(mistakes or hints), one otherwise.",
+                slips,
+            )
+        )
+    return {
+        "stars": stars,
+        "stars_label": tr.ngettext("{n} star out of 3", "{n} stars out of 3", stars),
+        "why": why,
+        "best": stored_stars(ctl.progress, ctl.lesson.id),
+    }
