@@ -1,0 +1,364 @@
+"""Rule options in the learner's words: every :class:`~durak_core.Rules` field and its values.
+
+:func:`option_text` names an option and its value in one sentence, the way a teacher would
+say it ("At most 5 attack cards until a bout has been beaten off for the first time, then 6"),
+so that a comparison can say *which* rule makes two rule sets part ways::
+
+    >>> from tutorial.i18n import translator
+    >>> option_text("throw_in_after_take", False, translator("en"))
+    'Adding cards after a take: not allowed, the take ends the bout at once.'
+    >>> option_text("throw_in_rights", "all", translator("ru"))
+    'Кто может подкидывать: все, кроме отбивающегося.'
+
+Values may be given as the enum member or its string (as ``Rules.differences`` reports them).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from enum import StrEnum
+from typing import Final
+
+from durak_core import (
+    AttackerAfterDefenderOut,
+    CapScope,
+    FirstAttacker,
+    FirstBoutCap,
+    HandCap,
+    NoTrumpFallback,
+    Rules,
+    ThrowInPriority,
+    ThrowInRights,
+    ThrowInTiming,
+    TrumpSwap,
+)
+
+from .i18n import Gettext
+
+__all__ = ["OPTION_FIELDS", "option_name", "option_text", "option_value", "option_values"]
+
+#: Every :class:`Rules` field, in the order a teacher would go through them.
+OPTION_FIELDS: Final[tuple[str, ...]] = (
+    "deck_size",
+    "hand_size",
+    "min_players",
+    "max_players",
+    "first_attacker",
+    "no_trump_fallback",
+    "attack_cap",
+    "cap_scope",
+    "hand_cap",
+    "first_bout_cap",
+    "first_bout_cap_value",
+    "throw_in_rights",
+    "neighbours_only_from",
+    "throw_in_priority",
+    "throw_in_timing",
+    "throw_in_after_take",
+    "transfer",
+    "attacker_after_defender_out",
+    "trump_swap",
+    "allow_draw",
+)
+
+_ENUMS: Final[dict[str, type[StrEnum]]] = {
+    "first_attacker": FirstAttacker,
+    "no_trump_fallback": NoTrumpFallback,
+    "cap_scope": CapScope,
+    "hand_cap": HandCap,
+    "first_bout_cap": FirstBoutCap,
+    "throw_in_rights": ThrowInRights,
+    "throw_in_priority": ThrowInPriority,
+    "throw_in_timing": ThrowInTiming,
+    "attacker_after_defender_out": AttackerAfterDefenderOut,
+    "trump_swap": TrumpSwap,
+}
+_RULES_FIELDS: Final = frozenset(f.name for f in dataclasses.fields(Rules))
+
+
+def option_name(name: str, tr: Gettext) -> str:
+    """What the option is about, as a short heading: "Who may add cards"."""
+    names: dict[str, Callable[[], str]] = {
+        # TRANSLATORS: names of rule options (Rules fields), shown as "{option}: {value}" when
+        # a comparison says which rule makes two rule sets part ways. Keep them short.
+        "deck_size": lambda: tr.gettext("Deck"),
+        "hand_size": lambda: tr.gettext("Cards in hand"),
+        "min_players": lambda: tr.gettext("Fewest players"),
+        "max_players": lambda: tr.gettext("Most players"),
+        "first_attacker": lambda: tr.gettext("Who starts the game"),
+        "no_trump_fallback": lambda: tr.gettext("Who starts when nobody holds a trump"),
+        "attack_cap": lambda: tr.gettext("Attack cards in a bout"),
+        "cap_scope": lambda: tr.gettext("What the attack limit counts"),
+        "hand_cap": lambda: tr.gettext("The defender's hand and the attack limit"),
+        "first_bout_cap": lambda: tr.gettext("Limit early in the game"),
+        "first_bout_cap_value": lambda: tr.gettext("Size of the early limit"),
+        "throw_in_rights": lambda: tr.gettext("Who may add cards"),
+        "neighbours_only_from": lambda: tr.gettext("Adding cards in a big game"),
+        "throw_in_priority": lambda: tr.gettext("Order of adding cards"),
+        "throw_in_timing": lambda: tr.gettext("When cards may be added"),
+        "throw_in_after_take": lambda: tr.gettext("Adding cards after a take"),
+        "transfer": lambda: tr.gettext("Transfer (perevodnoy)"),
+        "attacker_after_defender_out": lambda: tr.gettext("Who attacks when the defender goes out"),
+        "trump_swap": lambda: tr.gettext("Swapping the lowest trump"),
+        "allow_draw": lambda: tr.gettext("When everyone runs out at once"),
+    }
+    return names[_field(name)]()
+
+
+def option_value(
+    name: str,
+    value: object,
+    tr: Gettext,
+    *,
+    players: int | None = None,
+    rules: Rules | None = None,
+) -> str:
+    """What the option's value means, as the second half of :func:`option_text`.
+
+    ``rules`` gives the numbers another field holds (the early limit's size, the usual
+    limit); ``players``, when known, says whether a player-count rule applies at this table.
+    """
+    name = _field(name)
+    rules = rules or Rules()
+    if name in _ENUMS:
+        value = _ENUMS[name](str(value))
+    match name:
+        case "deck_size":
+            return _deck(int(_number(value)), tr)
+        case "hand_size":
+            return tr.ngettext(
+                "{n} card is dealt, and everyone draws back up to {n}",
+                "{n} cards are dealt, and everyone draws back up to {n}",
+                _number(value),
+            )
+        case "min_players":
+            return tr.ngettext("at least {n} player", "at least {n} players", _number(value))
+        case "max_players":
+            return tr.ngettext("at most {n} player", "at most {n} players", _number(value))
+        case "attack_cap":
+            return tr.ngettext(
+                "at most {n} attack card, however many cards the defender holds",
+                "at most {n} attack cards, however many cards the defender holds",
+                _number(value),
+            )
+        case "first_bout_cap_value":
+            return tr.ngettext(
+                "{n} attack card while the early limit lasts",
+                "{n} attack cards while the early limit lasts",
+                _number(value),
+            )
+        case "neighbours_only_from":
+            return _neighbours_only_from(value, tr, players)
+        case "throw_in_after_take" | "transfer" | "allow_draw":
+            return _switch(name, _flag(value), tr)
+        case "first_bout_cap":
+            assert isinstance(value, FirstBoutCap)
+            return _first_bout_cap(value, tr, rules, players)
+    assert isinstance(value, StrEnum)
+    # keyed by class too: equal strings of different enums ("left_of_dealer") are equal keys
+    return _CHOICES[type(value), value](tr)
+
+
+def option_text(
+    name: str,
+    value: object,
+    tr: Gettext,
+    *,
+    players: int | None = None,
+    rules: Rules | None = None,
+) -> str:
+    """One sentence naming a rule option and its value: "Who may add cards: everyone except
+    the defender." (see :func:`option_value` for ``players`` and ``rules``)."""
+    # TRANSLATORS: a rule option and its value: "Who may add cards: everyone except the
+    # defender." {option} and {value} are translated separately.
+    return tr.gettext(
+        "{option}: {value}.",
+        option=option_name(name, tr),
+        value=option_value(name, value, tr, players=players, rules=rules),
+    )
+
+
+def option_values(name: str) -> tuple[object, ...]:
+    """Every value a field can take (numbers: the range :class:`Rules` accepts)."""
+    name = _field(name)
+    if name in _ENUMS:
+        return tuple(_ENUMS[name])
+    return {
+        "deck_size": (24, 36, 52),
+        "hand_size": (6, 7),
+        "min_players": (2, 3, 4, 5, 6),
+        "max_players": (2, 3, 4, 5, 6),
+        "attack_cap": (1, 2, 3, 4, 5, 6, 7),
+        "first_bout_cap_value": (1, 2, 3, 4, 5, 6, 7),
+        "neighbours_only_from": (None, 3, 4, 5, 6),
+        "throw_in_after_take": (True, False),
+        "transfer": (True, False),
+        "allow_draw": (True, False),
+    }[name]
+
+
+# ------------------------------------------------------------------------------ helpers
+
+
+def _field(name: str) -> str:
+    if name not in _RULES_FIELDS:
+        raise KeyError(f"no rules field {name!r}")
+    return name
+
+
+def _number(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected a number, not {value!r}")
+    return value
+
+
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected true or false, not {value!r}")
+    return value
+
+
+def _deck(size: int, tr: Gettext) -> str:
+    decks: dict[int, Callable[[], str]] = {
+        24: lambda: tr.gettext("24 cards, from the nines to the aces"),
+        36: lambda: tr.gettext("36 cards, from the sixes to the aces"),
+        52: lambda: tr.gettext("52 cards, from the twos to the aces"),
+    }
+    return decks[size]()
+
+
+def _neighbours_only_from(value: object, tr: Gettext, players: int | None) -> str:
+    if value is None:
+        return tr.gettext("everyone entitled may add, however many play")
+    n = _number(value)
+    text = tr.ngettext(
+        "with {n} player or more still in the game, only the defender's two neighbours add",
+        "with {n} players or more still in the game, only the defender's two neighbours add",
+        n,
+    )
+    if players is not None and players < n:
+        # TRANSLATORS: after a rule that needs more players than this table has.
+        return tr.ngettext(
+            "{rule} (with {players} player here, it does not apply)",
+            "{rule} (with {players} players here, it does not apply)",
+            players,
+            rule=text,
+            players=players,
+        )
+    return text
+
+
+def _first_bout_cap(value: FirstBoutCap, tr: Gettext, rules: Rules, players: int | None) -> str:
+    if value is FirstBoutCap.NONE:
+        return tr.ngettext(
+            "none: from the very first bout, up to {n} attack card",
+            "none: from the very first bout, up to {n} attack cards",
+            rules.attack_cap,
+        )
+    n = rules.first_bout_cap_value
+    if value is FirstBoutCap.UNTIL_FIRST_DISCARD:
+        return tr.ngettext(
+            "at most {n} attack card until a bout has been beaten off for the first time; "
+            "after that, {cap}",
+            "at most {n} attack cards until a bout has been beaten off for the first time; "
+            "after that, {cap}",
+            n,
+            cap=rules.attack_cap,
+        )
+    text = tr.ngettext(
+        "at most {n} attack card in the game's first bout, with four or more players",
+        "at most {n} attack cards in the game's first bout, with four or more players",
+        n,
+    )
+    if players is not None and players < 4:
+        return tr.ngettext(
+            "{rule} (with {players} player here, it does not apply)",
+            "{rule} (with {players} players here, it does not apply)",
+            players,
+            rule=text,
+            players=players,
+        )
+    return text
+
+
+def _switch(name: str, on: bool, tr: Gettext) -> str:
+    if name == "throw_in_after_take":
+        if on:
+            return tr.gettext(
+                "allowed: when the defender decides to take, the others may still add cards "
+                "before the pick-up"
+            )
+        return tr.gettext("not allowed, the take ends the bout at once")
+    if name == "transfer":
+        if on:
+            return tr.gettext(
+                "allowed: before beating anything, the defender may pass the attack on to the "
+                "next player with a card of the same rank"
+            )
+        return tr.gettext("not played: the defender beats the cards or takes them (podkidnoy)")
+    if on:
+        return tr.gettext("it's a draw, and nobody is the durak")
+    return tr.gettext("the durak of the previous game stays the durak")
+
+
+_CHOICES: Final[dict[tuple[type[StrEnum], StrEnum], Callable[[Gettext], str]]] = {
+    (FirstAttacker, FirstAttacker.LOWEST_TRUMP): lambda tr: tr.gettext(
+        "whoever holds the lowest trump"
+    ),
+    (FirstAttacker, FirstAttacker.LEFT_OF_DEALER): lambda tr: tr.gettext(
+        "the player on the dealer's left"
+    ),
+    (NoTrumpFallback, NoTrumpFallback.RANDOM): lambda tr: tr.gettext("a player drawn by lot"),
+    (NoTrumpFallback, NoTrumpFallback.LEFT_OF_DEALER): lambda tr: tr.gettext(
+        "the player on the dealer's left starts instead"
+    ),
+    (CapScope, CapScope.TOTAL): lambda tr: tr.gettext(
+        "every attack card of the bout, beaten or not"
+    ),
+    (CapScope, CapScope.UNBEATEN): lambda tr: tr.gettext("only the attack cards still unbeaten"),
+    (HandCap, HandCap.AT_DEFENCE_START): lambda tr: tr.gettext(
+        "never more attack cards than the defender held when the bout began"
+    ),
+    (HandCap, HandCap.CURRENT_HAND): lambda tr: tr.gettext(
+        "never more attack cards in the bout than the defender holds at this moment"
+    ),
+    (ThrowInRights, ThrowInRights.ALL): lambda tr: tr.gettext("everyone except the defender"),
+    (ThrowInRights, ThrowInRights.NEIGHBOURS): lambda tr: tr.gettext(
+        "only the defender's two neighbours: the attacker and the player after the defender"
+    ),
+    (ThrowInRights, ThrowInRights.VECINOS): lambda tr: tr.gettext(
+        "the attacker and the next defender add any rank on the table; everyone else only the "
+        "rank of the first attack card"
+    ),
+    (ThrowInPriority, ThrowInPriority.ATTACKER_FIRST_RESET): lambda tr: tr.gettext(
+        "the attacker first, then the others in turn; after every new card, priority goes "
+        "back to the attacker"
+    ),
+    (ThrowInPriority, ThrowInPriority.ATTACKER_UNTIL_PASS): lambda tr: tr.gettext(
+        "the attacker adds until passing, then the others in turn; whoever passes adds "
+        "nothing more in that bout"
+    ),
+    (ThrowInPriority, ThrowInPriority.FREE): lambda tr: tr.gettext(
+        "anyone entitled may add at any moment, in no set order"
+    ),
+    (ThrowInTiming, ThrowInTiming.AFTER_ALL_BEATEN): lambda tr: tr.gettext(
+        "only when every attack card on the table has been beaten"
+    ),
+    (ThrowInTiming, ThrowInTiming.ANY_TIME): lambda tr: tr.gettext(
+        "at any moment, even while cards are still unbeaten"
+    ),
+    (AttackerAfterDefenderOut, AttackerAfterDefenderOut.NEXT_ACTIVE): lambda tr: tr.gettext(
+        "the next player still in the game, on the defender's left"
+    ),
+    (AttackerAfterDefenderOut, AttackerAfterDefenderOut.PREVIOUS_ATTACKER): lambda tr: tr.gettext(
+        "the same attacker attacks again"
+    ),
+    (TrumpSwap, TrumpSwap.OFF): lambda tr: tr.gettext("not played: nobody swaps"),
+    (TrumpSwap, TrumpSwap.ANY): lambda tr: tr.gettext(
+        "whoever was dealt or drew the lowest trump may exchange it for the turned-up trump"
+    ),
+    (TrumpSwap, TrumpSwap.ACE_ONLY): lambda tr: tr.gettext(
+        "allowed only when the turned-up trump is the ace"
+    ),
+}
