@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 from durak_core import Action, ActionKind, Phase
 from tutorial.controller import LessonController
-from tutorial.lessons import Step
+from tutorial.lesson_view import table_view
+from tutorial.lessons import Step, WrongAnswer
 from tutorial.view_model import Click
 
 __all__ = ["WalkRecord", "clicks_for", "complete", "expected_action"]
@@ -67,17 +68,23 @@ def expected_action(controller: LessonController, step: Step) -> Action:
 
 
 class WalkRecord:
-    """What a walk saw: every message shown (kind, text) and how many steps it went through."""
+    """What a walk saw: every message shown (kind, text), the listed wrong answers it tried,
+    and how many steps it went through."""
 
     def __init__(self) -> None:
         self.messages: list[tuple[str, str]] = []
+        self.answers: list[WrongAnswer] = []
         self.steps = 0
+
+
+#: The feedback line's kind for each kind of listed wrong answer (see tutorial.lessons).
+FEEDBACK_KIND = {"illegal": "error", "detour": "detour", "costly": "costly"}
 
 
 def _check_reachable(controller: LessonController, click: Click) -> None:
     """The click targets something the table shows: a card in the learner's hand, an attack
     card the learner may select, or a button that is there and enabled."""
-    view = controller.table_view()
+    view = table_view(controller)
     if click["type"] == "action":
         buttons = {b["id"]: b["enabled"] for b in view["actions"]}
         assert buttons.get(click["id"]), f"no enabled {click['id']!r} button: {view['actions']}"
@@ -106,8 +113,9 @@ def complete(
     expected move's clicks for move steps; the first correct choice for questions.
 
     With ``wrong=True`` each move step first tries its first listed wrong answer (the message
-    must be an error that includes the answer's explanation) and each question first gets a
-    wrong choice; ``every_wrong=True`` tries every listed wrong answer and every wrong choice.
+    must be of the answer's kind, error, detour or costly, and include its explanation) and
+    each question first gets a wrong choice; ``every_wrong=True`` tries every listed wrong
+    answer and every wrong choice.
     ``pick`` chooses the move for a move step (default: the first expected); ``on_step`` is
     called on entering each step and after each learner action.
     """
@@ -132,12 +140,14 @@ def complete(
                 before = len(controller.game.history)
                 _click_all(controller, clicks_for(controller, answer.play))
                 message = controller.message
-                assert message is not None and message[0] == "error", (step, message)
+                kind = FEEDBACK_KIND[answer.feedback]
+                assert message is not None and message[0] == kind, (step, message)
                 text = message[1](tr)
                 assert tr.gettext(answer.explain) in text, (text, answer.explain)
                 assert len(controller.game.history) == before, "a wrong answer was played"
                 assert not controller.step_done
                 record.messages.append((message[0], text))
+                record.answers.append(answer)
                 if on_step is not None:
                     on_step(controller)
             action = pick(step) if pick is not None else expected_action(controller, step)

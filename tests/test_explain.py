@@ -674,8 +674,10 @@ def test_every_catalog_message_is_rendered_by_some_sample(lang: str) -> None:
     """Each message of explain.py and names.py is looked up and formatted at least once by the
     samples above (so a placeholder typo in a rarely used branch cannot hide), and nothing is
     left unused. (Lesson, controller and page texts are rendered by their own tests.)"""
+    from durak_core import PRESETS
     from durak_core import Suit as _Suit
     from tutorial.names import (
+        SOURCES,
         Role,
         Term,
         action_label,
@@ -683,8 +685,11 @@ def test_every_catalog_message_is_rendered_by_some_sample(lang: str) -> None:
         card_full,
         card_short,
         player_name,
+        preset_description,
+        preset_name,
         rank_name,
         role_name,
+        source_name,
         suit_name,
         term,
         you_label,
@@ -725,6 +730,11 @@ def test_every_catalog_message_is_rendered_by_some_sample(lang: str) -> None:
     player_name(0, tr)
     you_label(tr)
     card_count(3, tr)
+    for preset in PRESETS:
+        preset_name(preset, tr)
+        preset_description(preset, tr)
+    for code in SOURCES:
+        source_name(code, tr)
     unknown_reason = IllegalAction(Reason.GAME_OVER, None)
     unknown_reason.reason = "from_the_future"  # type: ignore[assignment]
     explain(unknown_reason, tr)

@@ -445,7 +445,10 @@ def test_player_role_button_and_term_labels() -> None:
     assert player_name(2, ru) == "Игрок 3"
     assert you_label(es) == "Tú" and you_label(ru) == "Ты" and you_label(en) == "You"
     assert role_name(Role.DEFENDER, es) == "Defensor"
-    assert role_name(Role.ATTACKER, ru) == "Ходит"
+    assert role_name(Role.ATTACKER, ru) == "Атака"
+    # Badges sit next to «Ты» / «Tú»: never a verb in the third person (GLOSSARY.md).
+    assert role_name(Role.THROWER, es) == "Turno de echar"
+    assert role_name(Role.DEFENDER, ru) == "Защита"
     assert action_label(ActionKind.TAKE, ru) == "Беру"
     assert action_label(ActionKind.PASS, ru) == "Бито"
     assert action_label(ActionKind.PASS, ru, taking=True) == "Пас"

@@ -10,11 +10,13 @@ from typing import Any
 
 import pytest
 
-from durak_core import EventKind
+from durak_core import Action, EventKind
 from tests.lesson_clicks import clicks_for, complete, expected_action
 from tutorial.controller import LessonController
 from tutorial.i18n import SUPPORTED_LANGUAGES, I18n, translator
+from tutorial.lesson_view import panel_view, table_view
 from tutorial.lessons import LESSON_DIR, Lesson, LessonError, load_lesson, load_lessons
+from tutorial.names import SOURCES, source_name
 
 LESSONS = load_lessons()
 IDS = [lesson.id for lesson in LESSONS]
@@ -22,6 +24,14 @@ BAD = Path(__file__).parent / "data" / "bad_lessons"
 
 LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
+#: The sources' names are brands: Latin script in every language (GLOSSARY.md).
+BRANDS = tuple(source_name(code, translator("ru")) for code in SOURCES)
+
+
+def _without_brands(text: str) -> str:
+    for brand in BRANDS:
+        text = text.replace(brand, "")
+    return text
 
 
 def _by_id(lesson_id: str) -> Lesson:
@@ -78,6 +88,31 @@ def test_every_move_step_names_its_wrong_answers_reasons(lesson: Lesson) -> None
             assert all(a.seat != lesson.you for a in step.play), f"step {i}"
 
 
+def _lesson_texts(lesson: Lesson) -> list[str]:
+    """Every msgid of a lesson that a learner reads (besides the players' names)."""
+    texts = [lesson.title, lesson.summary, *lesson.teaches]
+    for step in lesson.steps:
+        texts += [step.say, step.hint, step.note, step.question, step.label]
+        texts += [w.explain for w in step.wrong]
+        texts += [t for c in step.choices for t in (c.label, c.explain)]
+    return [t for t in texts if t]
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_lesson_text_names_sources_and_uses_english_quotes(lesson: Lesson) -> None:
+    """Issue 9: no bare source code (S0–S4) reaches the learner, the sources are named
+    ("Durak Live", "Dáme Karty"…), and English text quotes with “ ”, not « »."""
+    for text in _lesson_texts(lesson):
+        assert not re.search(r"\bS[0-4]\b", text), text
+        assert "«" not in text and "»" not in text, text
+        for lang in SUPPORTED_LANGUAGES:
+            translated = translator(lang).gettext(text)
+            assert not re.search(r"\bS[0-4]\b", translated), (lang, translated)
+            for brand in BRANDS:
+                if brand in text:
+                    assert brand in translated, (lang, brand, translated)
+
+
 # ----------------------------------------------------------------------------- rendering
 
 
@@ -87,8 +122,8 @@ _TABLE_TEXT = ("stock_label", "discard_label", "trump_name", "cap_label", "narra
 
 def _texts(controller: LessonController) -> dict[str, str]:
     """Every text of both views, keyed by where it is shown."""
-    panel: dict[str, Any] = controller.panel_view()
-    table: dict[str, Any] = controller.table_view()
+    panel: dict[str, Any] = panel_view(controller)
+    table: dict[str, Any] = table_view(controller)
     out = {f"panel.{k}": panel[k] for k in _PANEL_TEXT}
     out.update({f"panel.teaches.{i}": t for i, t in enumerate(panel["teaches"])})
     out.update({f"panel.choice.{i}": c["label"] for i, c in enumerate(panel["choices"])})
@@ -147,7 +182,8 @@ class Renders:
             if words:
                 assert texts["es"][key] != english, f"{key}: untranslated in es: {english!r}"
             russian = texts["ru"][key]
-            assert not LATIN_WORD.findall(russian), f"{key}: Latin in ru: {russian!r}"
+            latin = LATIN_WORD.findall(_without_brands(russian))
+            assert not latin, f"{key}: Latin in ru: {russian!r}"
             if words:
                 assert CYRILLIC.search(russian), f"{key}: untranslated in ru: {russian!r}"
 
@@ -164,7 +200,7 @@ def test_a_clean_run_earns_three_stars(lesson: Lesson, lang: str) -> None:
     assert controller.mistakes == 0 and controller.hints_used == 0
     assert controller.stars() == 3
     assert controller.progress[lesson.id]["stars"] == 3
-    assert controller.panel_view()["stars"] == 3
+    assert panel_view(controller)["stars"] == 3
     assert record.steps == len(lesson.steps)
     assert all(kind == "success" for kind, _ in record.messages)
 
@@ -181,14 +217,71 @@ def test_views_render_translated_at_every_step(lesson: Lesson) -> None:
 @pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
 @pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
 def test_wrong_answers_cost_stars(lesson: Lesson, lang: str) -> None:
+    """Refusals and wrong choices cost a star point; a legal detour never does, a costly move
+    only where the lesson says so (``costs_star``)."""
     controller = _controller(lesson, lang)
     record = complete(controller, wrong=True)
     assert controller.completed
-    assert controller.mistakes >= lesson.par
     assert controller.stars() < 3
     assert controller.progress[lesson.id]["stars"] == controller.stars()
     errors = [text for kind, text in record.messages if kind == "error"]
-    assert len(errors) == controller.mistakes
+    starred = [a for a in record.answers if a.costs_star]
+    assert controller.mistakes == len(errors) + len(starred)
+    questions = sum(1 for step in lesson.steps if step.kind == "question")
+    illegal = sum(1 for a in record.answers if a.feedback == "illegal")
+    assert len(errors) == questions + illegal
+
+
+@pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
+def test_wrong_answers_say_which_kind_of_feedback_they_get(lesson: Lesson) -> None:
+    """A refused answer is "illegal"; a legal one is a "detour" or "costly", and only a costly
+    one may cost a star; a costly answer says what it costs."""
+    for i, step in enumerate(lesson.steps, 1):
+        for wrong in step.wrong:
+            if wrong.reason == "allowed":
+                assert wrong.feedback in ("detour", "costly"), f"step {i}: {wrong.play}"
+            else:
+                assert wrong.feedback == "illegal", f"step {i}: {wrong.play}"
+            assert not wrong.costs_star or wrong.feedback == "costly", f"step {i}"
+
+
+def test_every_lesson_uses_each_kind_of_feedback_somewhere() -> None:
+    kinds = {w.feedback for lesson in LESSONS for step in lesson.steps for w in step.wrong}
+    assert kinds == {"illegal", "detour", "costly"}
+    assert any(w.costs_star for lesson in LESSONS for s in lesson.steps for w in s.wrong)
+
+
+def test_lesson_3_keeping_the_trump_is_a_detour_not_an_error() -> None:
+    """S4's Example 1 beats the J♠ with a trump; the Q♠ beats it too and keeps the only trump,
+    as the lesson advised before: allowed, no star lost, and the text says what we follow."""
+    lesson = _by_id("growing-round")
+    step = next(s for s in lesson.steps if Action.parse("1:7D/JS") in s.expect)
+    queen = next(w for w in step.wrong if w.play == Action.parse("1:QS/JS"))
+    assert (queen.reason, queen.feedback, queen.costs_star) == ("allowed", "detour", False)
+    assert "Durak Live's example" in queen.explain and "try the 7♦" in queen.explain
+    controller = _controller(lesson)
+    while controller.step is not step:
+        if controller.step is not None and controller.step.kind == "move":
+            for click in clicks_for(controller, expected_action(controller, controller.step)):
+                controller.click(click)
+        controller.next()
+    for click in clicks_for(controller, queen.play):
+        controller.click(click)
+    assert controller.message is not None and controller.message[0] == "detour"
+    assert controller.mistakes == 0 and not controller.step_done
+
+
+def test_spending_the_trump_the_task_said_to_keep_costs_a_star() -> None:
+    """S1's first tip, as lesson 2 words it: save your trump. Beating the 7♣ with the 7♥ is
+    allowed but costly, and this step says so: a star point."""
+    lesson = _by_id("bout")
+    controller = _controller(lesson)
+    while controller.step is not None and controller.step.kind != "move":
+        controller.next()
+    for click in clicks_for(controller, Action.parse("1:7H/7C")):
+        controller.click(click)
+    assert controller.message is not None and controller.message[0] == "costly"
+    assert controller.mistakes == 1 and not controller.game.history[1:]
 
 
 @pytest.mark.parametrize("lesson", LESSONS, ids=IDS)
@@ -211,7 +304,7 @@ def test_comparisons_show_where_the_rules_part(lesson: Lesson) -> None:
     seen: dict[int, int | None] = {}
 
     def look(controller: LessonController) -> None:
-        comparison = controller.panel_view()["comparison"]
+        comparison = panel_view(controller)["comparison"]
         if comparison is not None:
             seen.setdefault(controller.index, comparison["first_difference"])
 
@@ -260,10 +353,24 @@ def test_lesson_5_defender_draws_nothing() -> None:
     assert controller.game.state.stock == []
 
 
-def test_lesson_6_late_swap_claims_the_drawn_turnup() -> None:
+def test_lesson_6_swaps_on_the_table_and_the_six_is_drawn_last() -> None:
+    """S0's usual swap: the 6♠ for the turned-up K♠, which goes to the learner's hand; the 6♠
+    takes its place under the stock and the last drawer (Bruno) gets it."""
     controller = _controller(_by_id("trump-swap"))
     complete(controller)
-    assert "KS" in [c.ascii() for c in controller.game.hand(controller.you)]
+    game = controller.game
+    swaps = [e for e in game.events if e.kind is EventKind.SWAP]
+    assert [(e.seat, [c.ascii() for c in e.cards]) for e in swaps] == [(1, ["6S", "KS"])]
+    assert "KS" in [c.ascii() for c in game.hand(controller.you)]
+    draws = [(e.seat, e.detail) for e in game.events if e.kind is EventKind.DRAW]
+    assert draws[-1] == (2, "turnup") and "6S" in [c.ascii() for c in game.hand(2)]
+
+
+def test_lesson_6_says_nothing_to_add_only_when_there_is_nothing() -> None:
+    """Issue 9: the old step 2 said so while the learner held the J♣ with a jack on the table."""
+    lesson = _by_id("trump-swap")
+    step = next(s for s in lesson.steps if "nothing to add" in s.say)
+    assert [c.name for c in step.claims] == ["no_throw"]
 
 
 def test_lesson_10_ends_in_a_draw() -> None:
@@ -277,15 +384,20 @@ def test_lesson_10_ends_in_a_draw() -> None:
 
 
 def _walk_to_first_error(controller: LessonController) -> None:
-    """Advance to the first move step and make its first listed wrong answer."""
-    while controller.step is not None and controller.step.kind != "move":
-        if controller.step.kind == "question":
-            good = next(i for i, c in enumerate(controller.step.choices) if c.correct)
+    """Advance to the first move step with a wrong answer the rules refuse, and make it."""
+    while (step := controller.step) is not None and not any(
+        w.feedback == "illegal" for w in step.wrong
+    ):
+        if step.kind == "question":
+            good = next(i for i, c in enumerate(step.choices) if c.correct)
             controller.answer_question(good)
+        if step.kind == "move":
+            for click in clicks_for(controller, expected_action(controller, step)):
+                controller.click(click)
         controller.next()
-    step = controller.step
     assert step is not None
-    for click in clicks_for(controller, step.wrong[0].play):
+    refused = next(w for w in step.wrong if w.feedback == "illegal")
+    for click in clicks_for(controller, refused.play):
         controller.click(click)
     assert controller.message is not None and controller.message[0] == "error"
 
@@ -297,19 +409,19 @@ def test_switching_language_rewords_the_current_message(lesson: Lesson) -> None:
     changes: list[str] = []
     i18n.on_change(changes.append)
     _walk_to_first_error(controller)
-    english = controller.table_view()["message"]
-    panel_en = controller.panel_view()["text"]
+    english = table_view(controller)["message"]
+    panel_en = panel_view(controller)["text"]
     assert english is not None
     for lang in ("es", "ru"):
         i18n.set_language(lang)
-        message = controller.table_view()["message"]
+        message = table_view(controller)["message"]
         assert message is not None and message["kind"] == "error"
         assert message["text"] != english["text"]
-        assert controller.panel_view()["text"] != panel_en
+        assert panel_view(controller)["text"] != panel_en
         # the same words a controller started in that language shows
         fresh = LessonController(lesson, I18n(lang))
         _walk_to_first_error(fresh)
-        assert fresh.table_view()["message"] == message
+        assert table_view(fresh)["message"] == message
     assert changes == ["es", "ru"]
 
 
@@ -377,6 +489,11 @@ def _spanish(error: LessonError) -> str:
          "at least one choice must be correct", "al menos una respuesta tiene que ser correcta"),
         ("unknown-field.toml", "unknown-field.toml, step 1, hnit", "unknown field",
          "campo desconocido"),
+        ("feedback-on-refusal.toml", "feedback-on-refusal.toml, step 2, wrong 1, feedback",
+         "only a legal move has this field", "solo una jugada permitida lleva este campo"),
+        ("false-claim.toml", "false-claim.toml, step 2, claims",
+         "the text claims 'no_throw', but the engine allows 1:+JC",
+         "el texto afirma 'no_throw', pero el motor permite 1:+JC"),
     ],
 )  # fmt: skip
 def test_malformed_lessons_say_where_and_what(
@@ -396,7 +513,7 @@ def test_the_card_outside_the_deck_is_named() -> None:
 
 def test_every_bad_fixture_is_covered() -> None:
     names = {p.name for p in BAD.glob("*.toml")}
-    assert len(names) == 8
+    assert len(names) == 10
 
 
 def test_player_names_are_spelled_in_each_alphabet() -> None:

@@ -31,9 +31,18 @@ them. A sketch::
     expect = ["1:JH/9H", "1:6S/9H"]
     hint = "A higher heart, or any trump."
     note = "Both work: the jack is a higher heart, and the six of spades is a trump."
+    claims = ["only 1:JH/9H"]    # what the text says the rules allow, checked on load
     [[steps.wrong]]
     play = "1:8C/9H"
     explain = "A club is neither a heart nor a trump."
+    reason = "cannot_beat"       # the engine's refusal, checked on load
+    [[steps.wrong]]
+    play = "1:QS/9H"             # a legal move: reason = "allowed", and how to show it
+    explain = "Allowed, but it spends your best trump."
+    reason = "allowed"
+    feedback = "costly"          # "detour" (the default: legal, sensible, not this step's
+    costs_star = true            # point; never costs) or "costly" (say why; costs a star
+                                 # only with costs_star = true, where the lesson says so)
 
 Step kinds: ``say`` (narration), ``auto`` (other seats' moves), ``move`` (the learner's move:
 ``expect`` a list of actions, or ``accept`` a kind such as ``"beat"`` or ``"any"``),
@@ -46,6 +55,17 @@ A ``move`` step may ``expect`` several actions; the lesson must then work whiche
 learner picks (the loader replays the rest of the lesson after each). Wrong answers are the
 learner's own moves, written as the click makes them (a card of the attack's rank clicked in
 perevodnoy is a transfer).
+
+A wrong answer whose ``reason`` is a refusal code is shown as "illegal" (the rule and its
+numbers; a mistake); ``feedback`` and ``costs_star`` are only for ``reason = "allowed"``. A
+legal move that is not listed is a "detour".
+
+Any step may list ``claims``: what its text says a seat can or cannot do at the moment the step
+begins (before an ``auto`` step's move). The loader checks each one against the engine's legal
+moves, so "you have nothing to add" can never be said while a card fits (see :class:`Claim`):
+``no_throw``, ``no_beat``, ``cannot_beat_all``, ``no_transfer``, ``no_swap``, ``must_take``
+(about the learner, or ``"2:must_take"`` about seat 2), ``"only 1:QS/9S"`` and
+``"refused 2:+QD cap_reached"``.
 
 Errors are :class:`LessonError` s naming the file, the step and the field; they carry a
 msgid and parameters so the tutorial can show them in the learner's language.
@@ -63,6 +83,7 @@ from typing import Any, Final, Literal
 from durak_core import (
     Action,
     ActionKind,
+    Card,
     Game,
     IllegalAction,
     NotationError,
@@ -75,8 +96,11 @@ from durak_core import (
 from .i18n import Gettext
 
 __all__ = [
+    "CLAIMS",
+    "FEEDBACK",
     "LESSON_DIR",
     "Choice",
+    "Claim",
     "Lesson",
     "LessonError",
     "Step",
@@ -85,12 +109,19 @@ __all__ = [
     "load_lesson",
     "load_lessons",
     "parse_lesson",
+    "position_game",
 ]
 
 LESSON_DIR: Final = Path(__file__).resolve().parent / "lessons"
 StepKind = Literal["say", "auto", "move", "question", "compare"]
 _STEP_KINDS: Final = ("say", "auto", "move", "question", "compare")
 _ACCEPT: Final = ("any", *(k.value for k in ActionKind))
+FEEDBACK: Final = ("illegal", "detour", "costly")
+"""How a listed wrong answer is shown: refused by the rules, a legal detour, or legal but
+costly. Lesson files write ``feedback = "detour"`` or ``"costly"`` (see :class:`WrongAnswer`)."""
+CLAIMS: Final = ("no_throw", "no_beat", "cannot_beat_all", "no_transfer", "no_swap", "must_take")
+"""The claims a step may make about one seat (see :class:`Claim`), besides ``only`` and
+``refused``."""
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 
 
@@ -123,6 +154,42 @@ class WrongAnswer:
     reason: str = ""
     """The engine's reason code this move must be refused with, or ``"allowed"`` for a legal
     move that the step does not ask for. Checked when the lesson loads."""
+    feedback: str = ""
+    """``"illegal"`` (refused by the rules), ``"detour"`` (allowed, not this step's point) or
+    ``"costly"`` (allowed but it costs something, e.g. the last trump). Left empty, it follows
+    from ``reason``: ``"illegal"`` for a refusal code, else ``"detour"``."""
+    costs_star: bool = False
+    """Whether a ``"costly"`` move counts as a mistake (only where the lesson says so)."""
+
+    def __post_init__(self) -> None:
+        refused = self.reason not in ("", "allowed")
+        if not self.feedback:
+            object.__setattr__(self, "feedback", "illegal" if refused else "detour")
+        if self.feedback not in FEEDBACK or (self.feedback == "illegal") != refused:
+            raise ValueError(f"feedback {self.feedback!r} does not fit reason {self.reason!r}")
+        if self.costs_star and self.feedback != "costly":
+            raise ValueError("costs_star is only for costly moves")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Something a step's text says the rules allow or forbid, checked by the loader against
+    the engine's legal moves when the step begins (before an ``auto`` step's move).
+
+    Written in a step's ``claims`` list: ``"no_throw"`` (nothing to add), ``"no_beat"``
+    (nothing beats any unbeaten card), ``"cannot_beat_all"`` (the unbeaten cards can't all be
+    beaten), ``"no_transfer"``, ``"no_swap"``, ``"must_take"`` (taking is the only way out),
+    each about the learner or, with a seat prefix (``"2:must_take"``), about that seat;
+    ``"only 1:QS/9S"``: the listed actions are exactly the legal moves of their seat and kind
+    (for a beat, against that attack card); and ``"refused 2:+QD cap_reached"``: the engine
+    refuses that action (for that reason, if one is given).
+    """
+
+    text: str
+    name: str
+    seat: int | None = None
+    actions: tuple[Action, ...] = ()
+    reason: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +217,8 @@ class Step:
     rules: Rules | None = None
     label: str = ""
     """For ``compare``: how the other rule set is named to the learner (a msgid)."""
+    claims: tuple[Claim, ...] = ()
+    """What the step's text says the rules allow or forbid (see :class:`Claim`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +243,7 @@ class Lesson:
 
     def start(self, *, undo: bool = True) -> Game:
         """A new game at the lesson's starting position."""
-        return _position_game(self.rules, self.position, undo=undo)
+        return position_game(self.rules, self.position, undo=undo)
 
     @property
     def par(self) -> int:
@@ -185,7 +254,8 @@ class Lesson:
 # ---------------------------------------------------------------------------- parsing
 
 
-def _position_game(rules: Rules, position: Mapping[str, Any], *, undo: bool = True) -> Game:
+def position_game(rules: Rules, position: Mapping[str, Any], *, undo: bool = True) -> Game:
+    """A game set up from a position in lesson form (as ``Game.position()`` writes it)."""
     pos = dict(position)
     table = [(a, d or None) for a, d in pos.pop("table", [])]
     known = {int(k): v for k, v in pos.pop("known", {}).items()}
@@ -204,7 +274,7 @@ class _Reader:
     def fail(self, key: str, problem: str, **params: object) -> LessonError:
         return LessonError(f"{self.where}, {key}" if key else self.where, problem, **params)
 
-    def str(self, key: str, *, required: bool = False, default: str = "") -> str:
+    def text(self, key: str, *, required: bool = False, default: str = "") -> str:
         value = self.data.get(key, None)
         if value is None:
             if required:
@@ -214,13 +284,13 @@ class _Reader:
             raise self.fail(key, "expected text, found {found}", found=type(value).__name__)
         return value
 
-    def int(self, key: str, default: int) -> int:
+    def number(self, key: str, default: int) -> int:
         value = self.data.get(key, default)
         if not isinstance(value, int) or isinstance(value, bool):
             raise self.fail(key, "expected a whole number, found {found}", found=repr(value))
         return value
 
-    def bool(self, key: str, default: bool) -> bool:
+    def flag(self, key: str, default: bool) -> bool:
         value = self.data.get(key, default)
         if not isinstance(value, bool):
             raise self.fail(
@@ -242,7 +312,7 @@ class _Reader:
             raise self.fail(key, "expected a table, found {found}", found=type(value).__name__)
         return value
 
-    def list(self, key: str) -> list[Any]:
+    def items(self, key: str) -> list[Any]:
         value = self.data.get(key, [])
         if isinstance(value, str | dict):
             return [value]
@@ -252,7 +322,7 @@ class _Reader:
 
     def actions(self, key: str) -> tuple[Action, ...]:
         result = []
-        for item in self.list(key):
+        for item in self.items(key):
             if not isinstance(item, str):
                 raise self.fail(key, "expected an action like {example}", example="1:10C/8C")
             try:
@@ -272,7 +342,7 @@ class _Reader:
 
 
 def _rules(reader: _Reader, preset_key: str = "preset") -> tuple[str, Rules]:
-    preset = reader.str(preset_key, default="classic")
+    preset = reader.text(preset_key, default="classic")
     overrides = dict(reader.table("rules"))
     try:
         base = Rules.preset(preset)
@@ -287,12 +357,94 @@ def _rules(reader: _Reader, preset_key: str = "preset") -> tuple[str, Rules]:
 
 
 _STEP_FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "say": ("kind", "say"),
-    "auto": ("kind", "say", "play"),
-    "move": ("kind", "say", "expect", "accept", "hint", "note", "wrong"),
-    "question": ("kind", "say", "question", "choices", "hint"),
-    "compare": ("kind", "say", "play", "preset", "rules", "label"),
+    "say": ("kind", "say", "claims"),
+    "auto": ("kind", "say", "play", "claims"),
+    "move": ("kind", "say", "expect", "accept", "hint", "note", "wrong", "claims"),
+    "question": ("kind", "say", "question", "choices", "hint", "claims"),
+    "compare": ("kind", "say", "play", "preset", "rules", "label", "claims"),
 }
+
+
+def _claims(r: _Reader) -> tuple[Claim, ...]:
+    """A step's ``claims``: ``"no_throw"``, ``"2:must_take"``, ``"only 1:QS/9S"``…"""
+    claims = []
+    for item in r.items("claims"):
+        if not isinstance(item, str):
+            raise r.fail("claims", "expected a list of texts")
+        head, _, rest = item.strip().partition(" ")
+        if head == "only":
+            actions = _Reader({"claims": rest.split()}, r.where).actions("claims")
+            shapes = {(a.seat, a.kind, a.target) for a in actions}
+            if not actions or len(shapes) != 1:
+                raise r.fail(
+                    "claims",
+                    "{claim}: list one or more moves of one seat and one kind",
+                    claim=repr(item),
+                )
+            claims.append(Claim(item, "only", actions[0].seat, actions))
+            continue
+        if head == "refused":
+            action_text, _, reason = rest.strip().partition(" ")
+            refused = _Reader({"claims": action_text}, r.where).actions("claims")
+            if len(refused) != 1 or (reason and reason not in {c.value for c in Reason}):
+                raise r.fail(
+                    "claims",
+                    "{claim}: give one move and, if you like, the engine's reason code",
+                    claim=repr(item),
+                )
+            claims.append(Claim(item, "refused", refused[0].seat, refused, reason.strip()))
+            continue
+        seat_text, colon, name = head.rpartition(":")
+        if rest or name not in CLAIMS or (colon and not seat_text.isdigit()):
+            raise r.fail(
+                "claims",
+                "unknown claim {claim} (expected one of: {allowed})",
+                claim=repr(item),
+                allowed=", ".join((*CLAIMS, "only", "refused")),
+            )
+        claims.append(Claim(item, name, int(seat_text) if colon else None))
+    return tuple(claims)
+
+
+def _wrong_answer(item: Any, where: str) -> WrongAnswer:
+    """One ``[[steps.wrong]]`` entry."""
+    wr = _Reader(item if isinstance(item, dict) else {}, where)
+    if not isinstance(item, dict):
+        raise wr.fail(
+            "", "expected a table with {play} and {explain}", play="play", explain="explain"
+        )
+    wr.unknown(("play", "explain", "reason", "feedback", "costs_star"))
+    plays = wr.actions("play")
+    if len(plays) != 1:
+        raise wr.fail("play", "give exactly one action")
+    reason = wr.text("reason")
+    if reason and reason != "allowed" and reason not in {r.value for r in Reason}:
+        raise wr.fail("reason", "unknown reason code {reason}", reason=repr(reason))
+    for key in ("feedback", "costs_star"):
+        if key in item and reason != "allowed":
+            raise wr.fail(
+                key,
+                "only a legal move has this field: give {reason} = {allowed}, or remove it",
+                reason="reason",
+                allowed='"allowed"',
+            )
+    feedback = wr.text("feedback", default="detour" if reason == "allowed" else "")
+    if feedback and feedback not in FEEDBACK[1:]:
+        raise wr.fail(
+            "feedback",
+            "unknown feedback {feedback} (expected one of: {allowed})",
+            feedback=repr(feedback),
+            allowed=", ".join(FEEDBACK[1:]),
+        )
+    costs_star = wr.flag("costs_star", False)
+    if costs_star and feedback != "costly":
+        raise wr.fail(
+            "costs_star",
+            "only a costly move can cost a star: add {feedback} = {costly}",
+            feedback="feedback",
+            costly='"costly"',
+        )
+    return WrongAnswer(plays[0], wr.text("explain", required=True), reason, feedback, costs_star)
 
 
 def _step(data: Any, where: str, base: tuple[str, Rules]) -> Step:
@@ -301,7 +453,7 @@ def _step(data: Any, where: str, base: tuple[str, Rules]) -> Step:
     if not isinstance(data, dict):
         raise LessonError(where, "a step must be a table")
     r = _Reader(data, where)
-    kind = r.str("kind", required=True)
+    kind = r.text("kind", required=True)
     if kind not in _STEP_KINDS:
         raise r.fail(
             "kind",
@@ -310,17 +462,18 @@ def _step(data: Any, where: str, base: tuple[str, Rules]) -> Step:
             allowed=", ".join(_STEP_KINDS),
         )
     r.unknown(_STEP_FIELDS[kind])
-    say = r.str("say", required=kind in ("say", "move", "compare"))
+    say = r.text("say", required=kind in ("say", "move", "compare"))
+    claims = _claims(r)
     if kind == "say":
-        return Step("say", say=say)
+        return Step("say", say=say, claims=claims)
     if kind == "auto":
         play = r.actions("play")
         if not play:
             raise r.fail("play", "this field is required")
-        return Step("auto", say=say, play=play)
+        return Step("auto", say=say, play=play, claims=claims)
     if kind == "move":
         expect = r.actions("expect")
-        accept = r.str("accept")
+        accept = r.text("accept")
         if bool(expect) == bool(accept):
             raise r.fail(
                 "expect",
@@ -335,33 +488,23 @@ def _step(data: Any, where: str, base: tuple[str, Rules]) -> Step:
                 kind=repr(accept),
                 allowed=", ".join(_ACCEPT),
             )
-        wrong = []
-        for i, item in enumerate(r.list("wrong")):
-            wr = _Reader(item if isinstance(item, dict) else {}, f"{where}, wrong {i + 1}")
-            if not isinstance(item, dict):
-                raise wr.fail(
-                    "", "expected a table with {play} and {explain}", play="play", explain="explain"
-                )
-            wr.unknown(("play", "explain", "reason"))
-            plays = wr.actions("play")
-            if len(plays) != 1:
-                raise wr.fail("play", "give exactly one action")
-            reason = wr.str("reason")
-            if reason and reason != "allowed" and reason not in {r.value for r in Reason}:
-                raise wr.fail("reason", "unknown reason code {reason}", reason=repr(reason))
-            wrong.append(WrongAnswer(plays[0], wr.str("explain", required=True), reason))
+        wrong = [
+            _wrong_answer(item, f"{where}, wrong {i + 1}")
+            for i, item in enumerate(r.items("wrong"))
+        ]
         return Step(
             "move",
             say=say,
             expect=expect,
             accept=accept,
-            hint=r.str("hint"),
-            note=r.str("note"),
+            hint=r.text("hint"),
+            note=r.text("note"),
             wrong=tuple(wrong),
+            claims=claims,
         )
     if kind == "question":
         choices = []
-        for i, item in enumerate(r.list("choices")):
+        for i, item in enumerate(r.items("choices")):
             cr = _Reader(item if isinstance(item, dict) else {}, f"{where}, choice {i + 1}")
             if not isinstance(item, dict):
                 raise cr.fail(
@@ -373,7 +516,9 @@ def _step(data: Any, where: str, base: tuple[str, Rules]) -> Step:
                 )
             cr.unknown(("label", "correct", "explain"))
             choices.append(
-                Choice(cr.str("label", required=True), cr.bool("correct", False), cr.str("explain"))
+                Choice(
+                    cr.text("label", required=True), cr.flag("correct", False), cr.text("explain")
+                )
             )
         if len(choices) < 2:
             raise r.fail("choices", "a question needs at least two choices")
@@ -382,9 +527,10 @@ def _step(data: Any, where: str, base: tuple[str, Rules]) -> Step:
         return Step(
             "question",
             say=say,
-            question=r.str("question", required=True),
+            question=r.text("question", required=True),
             choices=tuple(choices),
-            hint=r.str("hint"),
+            hint=r.text("hint"),
+            claims=claims,
         )
     # compare
     play = r.actions("play")
@@ -405,7 +551,15 @@ def _step(data: Any, where: str, base: tuple[str, Rules]) -> Step:
             rules = lesson_rules.replace(**r.table("rules"))
         except (RulesError, TypeError) as exc:
             raise r.fail("rules", "these rules are impossible: {error}", error=str(exc)) from None
-    return Step("compare", say=say, play=play, preset=preset, rules=rules, label=r.str("label"))
+    return Step(
+        "compare",
+        say=say,
+        play=play,
+        preset=preset,
+        rules=rules,
+        label=r.text("label"),
+        claims=claims,
+    )
 
 
 _LESSON_FIELDS: Final = (
@@ -444,7 +598,7 @@ def parse_lesson(data: Mapping[str, Any], name: str = "<lesson>") -> Lesson:
     replayed); raises :class:`LessonError`."""
     r = _Reader(data, name)
     r.unknown(_LESSON_FIELDS)
-    lesson_id = r.str("id", required=True)
+    lesson_id = r.text("id", required=True)
     if not _ID.match(lesson_id):
         raise r.fail(
             "id", "use lowercase letters, digits and hyphens, not {id}", id=repr(lesson_id)
@@ -464,32 +618,32 @@ def parse_lesson(data: Mapping[str, Any], name: str = "<lesson>") -> Lesson:
             "table", "expected pairs like {example}", example='["8C", "10C"], ["10H", ""]'
         )
     try:
-        game = _position_game(rules, position)
+        game = position_game(rules, position)
     except (PositionError, ValueError, TypeError) as exc:
         raise pr.fail("", "this position is impossible: {error}", error=str(exc)) from None
-    players = r.list("players") or [""] * game.players
+    players = r.items("players") or [""] * game.players
     if len(players) != game.players or not all(isinstance(p, str) for p in players):
         raise r.fail("players", "expected {n} names, one per hand", n=game.players)
-    you = r.int("you", 0)
+    you = r.number("you", 0)
     if not 0 <= you < game.players:
         raise r.fail("you", "no seat {seat} in a game of {n}", seat=you, n=game.players)
-    show = r.list("show")
+    show = r.items("show")
     if not all(isinstance(s, int) and 0 <= s < game.players for s in show):
         raise r.fail("show", "expected seat numbers from 0 to {last}", last=game.players - 1)
-    raw_steps = r.list("steps")
+    raw_steps = r.items("steps")
     if not raw_steps:
         raise r.fail("steps", "a lesson needs at least one step")
     steps = tuple(
         _step(s, f"{name}, step {i + 1}", (preset, rules)) for i, s in enumerate(raw_steps)
     )
-    teaches = r.list("teaches")
+    teaches = r.items("teaches")
     if not all(isinstance(t, str) for t in teaches):
         raise r.fail("teaches", "expected a list of texts")
     lesson = Lesson(
         id=lesson_id,
-        order=r.int("order", 0),
-        title=r.str("title", required=True),
-        summary=r.str("summary", required=True),
+        order=r.number("order", 0),
+        title=r.text("title", required=True),
+        summary=r.text("summary", required=True),
         rules=rules,
         preset=preset,
         players=tuple(players),
@@ -497,7 +651,7 @@ def parse_lesson(data: Mapping[str, Any], name: str = "<lesson>") -> Lesson:
         show=frozenset(show),
         position=position,
         steps=steps,
-        free_play=r.bool("free_play", True),
+        free_play=r.flag("free_play", True),
         source=name,
         teaches=tuple(teaches),
     )
@@ -513,6 +667,8 @@ def _dry_run(lesson: Lesson, game: Game, name: str, start: int = 0, branch: str 
         step = lesson.steps[i]
         where = f"{name}, step {i + 1}"
         after = f" (after {branch})" if branch else ""
+        for claim in step.claims:
+            _check_claim(game, claim, lesson.you, f"{where}, claims{after}")
         if step.kind == "auto":
             for action in step.play:
                 _must_play(game, action, f"{where}, play{after}")
@@ -554,10 +710,10 @@ def _dry_run(lesson: Lesson, game: Game, name: str, start: int = 0, branch: str 
                         got=got,
                     )
             if step.expect:
-                for other in step.expect[1:]:
+                for alternative in step.expect[1:]:
                     fork = game.copy(history=True)
-                    fork.play(other)
-                    _dry_run(lesson, fork, name, i + 1, f"step {i + 1}: {other}")
+                    fork.play(alternative)
+                    _dry_run(lesson, fork, name, i + 1, f"step {i + 1}: {alternative}")
                 game.play(step.expect[0])
             else:
                 legal = [
@@ -581,6 +737,115 @@ def _dry_run(lesson: Lesson, game: Game, name: str, start: int = 0, branch: str 
                 ) from None
 
 
+def _full_defence(game: Game, seat: int) -> list[Action] | None:
+    """Beats that cover every unbeaten attack card at once, if ``seat``'s hand has them."""
+    unbeaten = [a for a, d in game.table if d is None]
+
+    def cover(i: int, hand: tuple[Card, ...]) -> list[Action] | None:
+        if i == len(unbeaten):
+            return []
+        for card in hand:
+            beat = Action.beat(seat, card, unbeaten[i])
+            if game.is_legal(beat):
+                rest = cover(i + 1, tuple(c for c in hand if c != card))
+                if rest is not None:
+                    return [beat, *rest]
+        return None
+
+    return cover(0, game.hand(seat))
+
+
+def _check_claim(game: Game, claim: Claim, you: int, where: str) -> None:
+    """Raise a :class:`LessonError` unless ``claim`` holds for the engine in ``game``."""
+    seat = you if claim.seat is None else claim.seat
+    if not 0 <= seat < game.players:
+        raise LessonError(where, "no seat {seat} in a game of {n}", seat=seat, n=game.players)
+    legal = game.legal_actions().for_seat(seat)
+    text = repr(claim.text)
+
+    def false(actions: Sequence[Action]) -> LessonError:
+        return LessonError(
+            where,
+            "the text claims {claim}, but the engine allows {actions}",
+            claim=text,
+            actions=", ".join(map(str, actions)),
+        )
+
+    if claim.name == "only":
+        first = claim.actions[0]
+        moves = [
+            a
+            for a in legal
+            if a.kind is first.kind and (first.target is None or a.target == first.target)
+        ]
+        if not moves:
+            raise LessonError(
+                where,
+                "the text claims {claim}, but the engine allows no such move here",
+                claim=text,
+            )
+        if set(moves) != set(claim.actions):
+            raise false(moves)
+        return
+    if claim.name == "refused":
+        refusal = game.why_illegal(claim.actions[0])
+        if refusal is None:
+            raise false(claim.actions)
+        if claim.reason and refusal.reason.value != claim.reason:
+            raise LessonError(
+                where,
+                "the text claims {claim}, but the engine refuses it with {got}",
+                claim=text,
+                got=refusal.reason.value,
+            )
+        return
+    if claim.name == "no_swap":
+        if Action.swap(seat) in legal:
+            raise false([Action.swap(seat)])
+        return
+    if claim.name == "no_throw":
+        if not game.is_legal(Action.pass_(seat)):
+            raise LessonError(
+                where,
+                "the claim {claim} says nothing here: seat {seat} may not add cards now",
+                claim=text,
+                seat=seat,
+            )
+        throws = [a for a in legal if a.kind is ActionKind.THROW]
+        if throws:
+            raise false(throws)
+        return
+    if not game.defending(seat):
+        raise LessonError(
+            where,
+            "the claim {claim} says nothing here: seat {seat} is not defending now",
+            claim=text,
+            seat=seat,
+        )
+    kinds = {
+        "no_beat": (ActionKind.BEAT,),
+        "no_transfer": (ActionKind.TRANSFER,),
+        "must_take": (ActionKind.BEAT, ActionKind.TRANSFER),
+    }.get(claim.name, ())
+    found = [a for a in legal if a.kind in kinds]
+    if found:
+        raise false(found)
+    if claim.name == "must_take":
+        refusal = game.why_illegal(Action.take(seat))
+        if refusal is not None:
+            raise LessonError(
+                where,
+                "the text claims {claim}, but {action} is illegal here ({reason})",
+                claim=text,
+                action=str(Action.take(seat)),
+                reason=refusal.reason.value,
+            )
+    if claim.name == "cannot_beat_all":
+        cover = _full_defence(game, seat)
+        if cover is not None:
+            raise false(cover)
+
+
 def comparison_game(lesson: Lesson, game: Game, rules: Rules) -> Game:
     """``game`` (a play of ``lesson``) as it would stand under ``rules``.
 
@@ -592,12 +857,12 @@ def comparison_game(lesson: Lesson, game: Game, rules: Rules) -> Game:
     if rules == game.rules:
         return game.copy(history=True)
     try:
-        other = _position_game(rules, lesson.position)
+        other = position_game(rules, lesson.position)
         for action in game.history:
             other.play(action)
         return other
     except (IllegalAction, PositionError):
-        return _position_game(rules, _current_position(game))
+        return position_game(rules, game.position())
 
 
 def _must_play(game: Game, action: Action, where: str) -> None:
@@ -610,26 +875,6 @@ def _must_play(game: Game, action: Action, where: str) -> None:
             action=str(action),
             reason=exc.reason.value,
         ) from None
-
-
-def _current_position(game: Game) -> dict[str, Any]:
-    """The position of ``game`` in lesson form (for comparisons from the current step)."""
-    s = game.state
-    return {
-        "hands": [" ".join(map(str, h)) for h in s.hands],
-        "stock": " ".join(
-            map(str, game.stock[:-1] if s.stock and s.stock[0] is s.turnup else game.stock)
-        ),
-        "turnup": str(s.turnup) if s.stock and s.stock[0] is s.turnup else None,
-        "trump": s.trump.letter,
-        "attacker": s.attacker,
-        "defender": s.defender,
-        "discard": " ".join(map(str, s.discard)),
-        "table": [[str(a), str(d) if d else ""] for a, d in game.table],
-        "taking": s.taking,
-        "out": [i for i, a in enumerate(s.active) if not a],
-        "bouts": s.bouts,
-    }
 
 
 def load_lesson(path: Path | str) -> Lesson:

@@ -19,6 +19,7 @@ from tests.lesson_clicks import clicks_for, expected_action
 from tutorial.controller import LessonController
 from tutorial.i18n import I18n, language_choices
 from tutorial.index_page import notebook_name
+from tutorial.lesson_view import panel_view, table_view
 from tutorial.lessons import Lesson, load_lessons
 from tutorial.view_model import Click
 
@@ -37,8 +38,8 @@ class Walker:
         self.shadow = LessonController(lesson, I18n(lang))
 
     def expect_same(self) -> None:
-        view = self.shadow.table_view()
-        panel = self.shadow.panel_view()
+        view = table_view(self.shadow)
+        panel = panel_view(self.shadow)
         message = view["message"]
         locator = self.page.locator(".dt-message")
         if message is None:
