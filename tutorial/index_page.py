@@ -7,13 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import anywidget
-import ipywidgets as w
 from traitlets import Dict
 
 from .bridge import PageBridge
 from .lessons import Lesson, load_lessons
 from .names import Term, term
-from .page import PANEL_STYLE, BridgedPage, escape, language_menu
+from .page import BridgedPage, title_html
 
 __all__ = ["IndexApp", "LessonList", "notebook_name", "page_name"]
 
@@ -30,7 +29,7 @@ def notebook_name(lesson: Lesson) -> str:
     return Path(lesson.source).with_suffix(".ipynb").name
 
 
-class LessonList(anywidget.AnyWidget):  # type: ignore[misc]
+class LessonList(anywidget.AnyWidget):  # type: ignore[misc,unused-ignore]
     """Lesson cards linking to their pages; the stars are read from localStorage."""
 
     _esm = _STATIC / "index.js"
@@ -44,16 +43,8 @@ class IndexApp(BridgedPage):
     def __init__(self, language: str | None = None, *, bridge: PageBridge | None = None) -> None:
         self._start_page(language, bridge)
         self.lessons = load_lessons()
-        self.heading = w.HTML()
-        self.language = language_menu(self.i18n)
         self.list = LessonList()
-        header = w.HBox([self.heading, self.language])
-        header.add_class("durak-header")
-        self.widget = w.VBox(
-            [self.bridge, w.HTML(f"<style>{PANEL_STYLE}</style>"), header, self.notice, self.list]
-        )
-        self.widget.add_class("durak-lesson")
-        self.i18n.on_change(lambda _code: self.render())
+        self._build_page(self.list)
         self.render()
         self._finish_page()
 
@@ -64,9 +55,7 @@ class IndexApp(BridgedPage):
             "Durak is the card game everybody plays in Russia. Click through real game "
             "situations: watch a move, make one, and find out why a card is refused."
         )
-        self.heading.value = (
-            f"<div class='durak-title'><h2>{escape(title)}</h2><p>{escape(intro)}</p></div>"
-        )
+        self.heading.value = title_html(title, intro)
         self.language.description = term(Term.LANGUAGE, tr)
         self.list.view = {
             "lang": tr.language,
@@ -98,5 +87,26 @@ class IndexApp(BridgedPage):
                     "title": tr.gettext("Play a whole game"),
                     "summary": tr.gettext("Deal and play a full game against the computer."),
                 },
+                {
+                    "page": "sources",
+                    "title": tr.gettext("Where the rules come from"),
+                    "summary": tr.gettext(
+                        "Five documents describe Durak, and they do not always agree: what "
+                        "each one is, what it brings, and where they part ways."
+                    ),
+                },
             ],
+            # Stars live in this browser's localStorage: the browser deletes them, after a
+            # second, deliberate click (a class's progress must not go with one misclick).
+            "reset": {
+                "button": tr.pgettext("button", "Reset my stars"),
+                "question": tr.gettext(
+                    "Delete the stars of every lesson? They are kept only in this browser, "
+                    "so this cannot be undone."
+                ),
+                "confirm": tr.pgettext("button", "Yes, delete my stars"),
+                "cancel": tr.pgettext("button", "Keep my stars"),
+                "done": tr.gettext("Your stars were deleted. Every lesson starts afresh."),
+                "failed": tr.gettext("This browser did not let the page delete the stars."),
+            },
         }

@@ -19,6 +19,7 @@ from durak_core import ActionKind, Card, Rank, Suit
 from .i18n import Gettext
 
 __all__ = [
+    "SOURCES",
     "Role",
     "Term",
     "action_label",
@@ -28,10 +29,13 @@ __all__ = [
     "card_short",
     "cards_list",
     "player_name",
+    "preset_description",
+    "preset_name",
     "rank_name",
     "rank_symbol",
     "ranks_list",
     "role_name",
+    "source_name",
     "suit_name",
     "suit_symbol",
     "term",
@@ -279,3 +283,93 @@ def term(key: Term, tr: Gettext) -> str:
         Term.LANGUAGE: lambda: tr.pgettext("term", "Language"),
     }
     return terms[key]()
+
+
+# --------------------------------------------------------------------------- sources and presets
+
+#: The five source documents, cited as S0–S4 (see the sources page, ``tutorial/sources_page.py``).
+SOURCES: tuple[str, ...] = ("S0", "S1", "S2", "S3", "S4")
+
+# Brand names are never translated: they stay in Latin script in every language («Dáme Karty»
+# transliterated would read as "cards for the lady"). Sentences take them as placeholders.
+_SOURCE_NAMES: dict[str, str] = {
+    "S0": "wikiHow",
+    "S1": "Matsuri",
+    "S2": "Wikipedia",
+    "S3": "Dáme Karty",
+    "S4": "Durak Live",
+}
+
+
+def source_name(code: str, tr: Gettext) -> str:
+    """The name of source ``code`` ("S0"…"S4"): "wikiHow", "Matsuri", "Wikipedia", "Dáme Karty",
+    "Durak Live" — the same in every language. An unknown code is returned as it is."""
+    del tr  # brand names are the same in every language
+    return _SOURCE_NAMES.get(code, code)
+
+
+def preset_name(preset: str, tr: Gettext) -> str:
+    """A preset's name for menus and column headings: "Classic", "Clásico", «Классика»;
+    "Durak Live «Todos»"… (an unknown preset id is returned as it is)."""
+    names = {
+        # TRANSLATORS: name of the rule set most sources agree on (a menu item and a column
+        # heading; keep it short).
+        "classic": lambda: tr.pgettext("preset name", "Classic"),
+        "matsuri": lambda: source_name("S1", tr),
+        "dame_karty": lambda: source_name("S3", tr),
+        # TRANSLATORS: name of a rule set: Durak Live's table setting "Vecinos" (neighbours),
+        # as lesson 9 names it. {source} is "Durak Live" (never translated).
+        "durak_live_vecinos": lambda: tr.pgettext(
+            "preset name", "{source} “Vecinos”", source=source_name("S4", tr)
+        ),
+        # TRANSLATORS: name of a rule set: Durak Live's table setting "Todos" (everyone), as
+        # lesson 9 names it. {source} is "Durak Live" (never translated).
+        "durak_live_todos": lambda: tr.pgettext(
+            "preset name", "{source} “Todos”", source=source_name("S4", tr)
+        ),
+        # TRANSLATORS: name of a rule set: the optional home rules of the wikiHow guide.
+        # {source} is "wikiHow" (never translated).
+        "wikihow_home": lambda: tr.pgettext(
+            "preset name", "{source} house rules", source=source_name("S0", tr)
+        ),
+        "wikipedia": lambda: source_name("S2", tr),
+    }
+    name = names.get(preset)
+    return name() if name is not None else preset
+
+
+def preset_description(preset: str, tr: Gettext) -> str:
+    """One line saying what makes a preset different ("" for an unknown preset id)."""
+    lines = {
+        "classic": lambda: tr.gettext(
+            "What most sources agree on: anyone may add cards once everything is beaten, "
+            "at most six, and never more than the defender held when the bout began."
+        ),
+        "matsuri": lambda: tr.gettext(
+            "The classic rules as {source}'s online game plays them, for two to four players.",
+            source=source_name("S1", tr),
+        ),
+        "dame_karty": lambda: tr.gettext(
+            "The classic rules as {source}'s online game plays them; with five or six players "
+            "still in, only the defender's two neighbours add cards.",
+            source=source_name("S3", tr),
+        ),
+        "durak_live_vecinos": lambda: tr.gettext(
+            "Five attack cards while the discard pile is empty; the attacker and the next "
+            "defender add any rank on the table, everyone else only the first card's rank."
+        ),
+        "durak_live_todos": lambda: tr.gettext(
+            "Five attack cards while the discard pile is empty; everyone adds any rank on "
+            "the table."
+        ),
+        "wikihow_home": lambda: tr.gettext(
+            "The attacker adds until he passes, then the others; five cards in the first bout "
+            "with four or more players; the lowest trump may be swapped for the turned-up one."
+        ),
+        "wikipedia": lambda: tr.gettext(
+            "Anyone may add at any moment, even before the cards are beaten; at most six "
+            "cards still unbeaten."
+        ),
+    }
+    line = lines.get(preset)
+    return line() if line is not None else ""

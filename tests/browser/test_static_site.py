@@ -59,7 +59,12 @@ NO_SERVICE_WORKER_ERROR = "console.error: undefined"
 COLD_PAGE_MS = 120_000
 HAND = ".durak-table .dt-hand"
 #: What shows that each kind of page has drawn its content.
-DRAWN = {"index": ".durak-index-item", "house-rules": ".durak-title h2", "play": HAND}
+DRAWN = {
+    "index": ".durak-index-item",
+    "house-rules": ".durak-title h1",
+    "play": HAND,
+    "sources": ".durak-src-card",
+}
 
 
 @pytest.fixture(scope="session")
@@ -179,7 +184,7 @@ def test_lesson_one_refuses_explains_plays_and_switches_language(
 
     walker.switch_language("ru")  # the menu: every text of the page in Russian
     ru = translator("ru")
-    expect(page.locator(".durak-title h2")).to_have_text(ru.gettext(lesson.title))
+    expect(page.locator(".durak-title h1")).to_have_text(ru.gettext(lesson.title))
     expect(page.locator("html")).to_have_attribute("lang", "ru")
     assert re.search(r"[?&]lang=ru\b", page.evaluate("location.search"))
     screenshot(page, "static-lesson-01-ru", full_page=False)
@@ -206,7 +211,7 @@ def test_every_page_draws_offline_in_russian(
     # ?lang=) on the static site: its first link leads to lesson 1.
     times["index"] = open_page(page, "/?lang=ru", DRAWN["index"])
     expect(page).to_have_url(re.compile(rf"{PAGES}index\.html\?lang=ru$"))
-    expect(page.locator(".durak-title h2")).to_have_text(ru.gettext("Learn Durak"))
+    expect(page.locator(".durak-title h1")).to_have_text(ru.gettext("Learn Durak"))
     links = page.locator(".durak-index-item a")
     expect(links).to_have_count(len(lessons))
     for i, lesson in enumerate(lessons):
@@ -216,7 +221,7 @@ def test_every_page_draws_offline_in_russian(
     links.first.click()
     page.locator(HAND).first.wait_for(state="visible", timeout=COLD_PAGE_MS)
     times[Path(notebook_name(lessons[0])).stem] = time.monotonic() - started
-    expect(page.locator(".durak-title h2")).to_have_text(ru.gettext(lessons[0].title))
+    expect(page.locator(".durak-title h1")).to_have_text(ru.gettext(lessons[0].title))
 
     titles = {Path(notebook_name(lesson)).stem: lesson.title for lesson in lessons}
     lan_page = stems[-1]  # opened through the LAN name: no service worker there
@@ -230,7 +235,7 @@ def test_every_page_draws_offline_in_russian(
             assert page.evaluate("window.isSecureContext") is False
         expect(page.locator("html")).to_have_attribute("lang", "ru")
         if stem in titles:
-            expect(page.locator(".durak-title h2")).to_have_text(ru.gettext(titles[stem]))
+            expect(page.locator(".durak-title h1")).to_have_text(ru.gettext(titles[stem]))
     print("seconds to draw each page:", ", ".join(f"{k} {v:.1f}" for k, v in times.items()))
     assert sorted(times) == stems
     page.close()

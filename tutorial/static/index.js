@@ -4,6 +4,21 @@
 // `<page>.html?lang=..` on the static (Voici) site, whose pages end in .html.
 const STORAGE_KEY = "durak-explainer:progress:v1";
 
+/** Whether `progress` holds at least one star. */
+function hasStars(progress) {
+  return Object.values(progress).some((r) => r && typeof r.stars === "number" && r.stars > 0);
+}
+
+/** Delete every lesson's stars from this browser; false when the browser refused. */
+function clearProgress() {
+  try {
+    globalThis.localStorage.removeItem(STORAGE_KEY);
+    return true;
+  } catch (_err) {
+    return false;
+  }
+}
+
 function readProgress() {
   try {
     const raw = globalThis.localStorage ? globalThis.localStorage.getItem(STORAGE_KEY) : null;
@@ -35,7 +50,62 @@ function stars(n) {
   return wrap;
 }
 
-function draw(model, root) {
+// The "reset my stars" control: a quiet button; a first click only asks, and the safe answer
+// ("keep") takes the first click's place, so a double click deletes nothing.
+function resetControl(view, progress, ui, redraw) {
+  const texts = view.reset;
+  const box = el("div", "durak-index-reset");
+  if (!texts) return box;
+  if (ui.status) {
+    const status = el("p", `durak-index-reset-status ${ui.status}`, texts[ui.status] || "");
+    status.setAttribute("role", "status");
+    status.tabIndex = -1;
+    box.appendChild(status);
+  }
+  if (ui.confirming) {
+    const ask = el("div", "durak-index-reset-ask");
+    ask.setAttribute("role", "group");
+    const question = el("p", "", texts.question);
+    question.id = "durak-index-reset-question";
+    ask.setAttribute("aria-labelledby", question.id);
+    ask.appendChild(question);
+    const keep = el("button", "durak-index-reset-keep", texts.cancel);
+    keep.type = "button";
+    const yes = el("button", "durak-index-reset-yes", texts.confirm);
+    yes.type = "button";
+    keep.addEventListener("click", () => {
+      ui.confirming = false;
+      ui.focus = ".durak-index-reset-open";
+      redraw();
+    });
+    yes.addEventListener("click", () => {
+      ui.confirming = false;
+      ui.status = clearProgress() ? "done" : "failed";
+      ui.focus = ".durak-index-reset-status";
+      redraw();
+    });
+    ask.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") keep.click();
+    });
+    const buttons = el("div", "durak-index-reset-buttons");
+    buttons.append(keep, yes);
+    ask.appendChild(buttons);
+    box.appendChild(ask);
+  } else if (hasStars(progress)) {
+    const open = el("button", "durak-index-reset-open", texts.button);
+    open.type = "button";
+    open.addEventListener("click", () => {
+      ui.confirming = true;
+      ui.status = "";
+      ui.focus = ".durak-index-reset-keep";
+      redraw();
+    });
+    box.appendChild(open);
+  }
+  return box;
+}
+
+function draw(model, root, ui, redraw) {
   const view = model.get("view") || {};
   const progress = readProgress();
   const lang = view.lang || "es";
@@ -73,6 +143,12 @@ function draw(model, root) {
     more.appendChild(link);
   }
   root.appendChild(more);
+  root.appendChild(resetControl(view, progress, ui, redraw));
+  if (ui.focus) {
+    const target = root.querySelector(ui.focus);
+    ui.focus = "";
+    if (target) target.focus();
+  }
 }
 
 export default {
@@ -80,7 +156,8 @@ export default {
     const root = document.createElement("nav");
     root.className = "durak-index";
     host.appendChild(root);
-    const redraw = () => draw(model, root);
+    const ui = { confirming: false, status: "", focus: "" };
+    const redraw = () => draw(model, root, ui, redraw);
     model.on("change:view", redraw);
     globalThis.addEventListener("storage", redraw);
     redraw();
