@@ -13,6 +13,7 @@ and lesson 8 to its end and then "play on from here" to the end of the deal.
 from __future__ import annotations
 
 import copy
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -24,7 +25,11 @@ from comm.base_comm import BaseComm
 
 from durak_core import Card, observe
 from tests.lesson_clicks import clicks_for, complete
+from tutorial.app import LessonApp
 from tutorial.controller import LessonController
+from tutorial.i18n import I18n
+from tutorial.lesson_view import table_view
+from tutorial.lessons import Lesson, load_lessons
 from tutorial.names import card_full, card_short
 
 NOTATION = re.compile(r"^\d+:")
@@ -37,7 +42,7 @@ def hidden_cards(controller: LessonController) -> frozenset[Card]:
     game, you = controller.game, controller.you
     s = game.state
     known = observe(game, you).known
-    shown = controller.shown_seats()
+    shown = controller.visible_seats()
     hidden: set[Card] = set()
     for seat, hand in enumerate(s.hands):
         if seat != you and seat not in shown:
@@ -175,11 +180,11 @@ def test_lesson_8_and_play_on_send_no_hidden_card(watcher: Watcher) -> None:
     watcher.controller = controller
     complete(controller)  # the lesson by clicks through the controller: every render checked
     assert controller.completed
-    shown_before = [s for s in controller.table_view()["seats"] if "cards" in s]
+    shown_before = [s for s in table_view(controller)["seats"] if "cards" in s]
     assert shown_before  # the lesson shows Bruno's and Diana's hands…
     press(app.free)
     assert controller.free_play
-    assert not [s for s in controller.table_view()["seats"] if "cards" in s]  # …play on: not
+    assert not [s for s in table_view(controller)["seats"] if "cards" in s]  # …play on: not
     play_to_the_end(app, random.Random(8))
     assert controller.game.outcome is not None
     assert watcher.checked > 10
@@ -215,3 +220,106 @@ def test_the_watcher_catches_a_leak(watcher: Watcher) -> None:
     app.bridge.title = f"{card_short(hidden[1], app.i18n)} !"
     app.title.value = f"1:{hidden[2].ascii()}/6S"
     assert len(watcher.leaks) == 4, watcher.leaks
+
+
+# ------------------------------------------------------------------ play on from any step
+
+
+def opponent_card_ids(controller: LessonController) -> set[str]:
+    """Every card in another seat's hand that the learner has not seen go there (a card
+    picked up from the table or the turned-up trump drawn last are public)."""
+    you = controller.you
+    known = observe(controller.game, you).known
+    return {
+        card.ascii()
+        for seat, hand in enumerate(controller.game.state.hands)
+        if seat != you
+        for card in hand
+        if card not in known[seat]
+    }
+
+
+CODE = frozenset({"_esm", "_css"})
+"""The widget's JavaScript and CSS (their comments show example ids)."""
+CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[CDHS](?![0-9A-Za-z])")
+
+
+def leaked_ids(state: dict[str, Any], hidden: set[str]) -> set[str]:
+    """Hidden card ids anywhere in a widget's state: as a value, or as a token in a text."""
+    found = {text for text in strings(state) if text in hidden}
+    for text in strings(state):
+        found.update(token for token in CARD_TOKEN.findall(text) if token in hidden)
+    return found
+
+
+def step_states(lesson: Lesson) -> list[dict[str, Any]]:
+    """The resume state of every step of a walk through ``lesson`` (start, each step, end)."""
+    walker = LessonController(lesson, I18n("en"))
+    states = [walker.resume_state()]
+    complete(walker, on_step=lambda c: states.append(c.resume_state()))
+    unique = {json.dumps(state, sort_keys=True): state for state in states}
+    return list(unique.values())
+
+
+@pytest.mark.parametrize("lesson", load_lessons(), ids=lambda lesson: lesson.id)
+def test_play_on_from_any_step_shows_no_opponent_card(lesson: Lesson) -> None:
+    """From every step of every lesson (and its end), "Play on from here" sends no card of
+    another player's hand in the table's or the move log's state, even when the presenter
+    had switched on "show all hands"."""
+    played_on = 0
+    for state in step_states(lesson):
+        for show_all in (False, True):
+            app = LessonApp(lesson, language="en", pace=0)
+            assert app.resume(state)
+            if show_all:
+                app.set_presenting(True)
+                app.show_all.value = True
+            if not app.controller.can_free_play():
+                continue
+            press(app.free)
+            controller = app.controller
+            assert controller.free_play and not controller.visible_seats()
+            hidden = opponent_card_ids(controller)
+            for widget in (app.table, app.free_play.panel.log):
+                synced = {k: v for k, v in widget.get_state().items() if k not in CODE}
+                assert leaked_ids(synced, hidden) == set(), (lesson.id, state)
+            assert all("cards" not in seat for seat in app.table.view["seats"])
+            played_on += bool(hidden)  # a check that had something to find
+    assert played_on >= 2
+
+
+def test_a_paced_free_game_sends_no_hidden_card(
+    watcher: Watcher, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The computer's moves one at a time (each a redraw of the table and the move log)."""
+    from tutorial import free_play_view
+    from tutorial.game_page import GameApp
+
+    scheduled: list[Any] = []
+    monkeypatch.setattr(
+        free_play_view,
+        "kernel_schedule",
+        lambda: lambda _delay, callback: scheduled.append(callback) or _Handle(),
+    )
+    app = GameApp(players=3, language="ru", seed=2, pace=0.7)
+    controller = app.controller
+    watcher.controller = controller
+    rng = random.Random(2)
+    steps = 0
+    while controller.game.outcome is None:
+        while scheduled:
+            scheduled.pop(0)()
+            steps += 1
+        if controller.game.outcome is not None:
+            break
+        legal = [a for a in controller.game.legal_actions() if a.seat == controller.you]
+        for click in clicks_for(controller, rng.choice(legal)):
+            browser_click(app, dict(click))
+        assert steps < 1000
+    assert controller.paced and steps > 5 and watcher.checked > steps
+    assert watcher.leaks == []
+
+
+class _Handle:
+    def cancel(self) -> None:
+        pass

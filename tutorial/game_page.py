@@ -1,7 +1,9 @@
 """The full-game page: deal, then play a whole game against the computer.
 
 Until the computer-opponent issue lands, the others play :mod:`tutorial.opponent`'s careful
-beginner, which sees only its own seat's observation.
+beginner, which sees only its own seat's observation. Its moves come one at a time, a pause
+apart (``pace``), into the move log; the game ends with the result panel and "New game"
+(:mod:`tutorial.free_play_view`).
 
 Resume after a lost connection carries the deal (seed, players, rules) so the same game goes
 on. The seed would reveal every hidden card, so it never reaches the browser in the clear: it
@@ -21,8 +23,9 @@ from durak_core import PRESETS, Game, Rules, RulesError
 
 from .app import LessonApp
 from .bridge import PageBridge
-from .i18n import N_
-from .lessons import Lesson, Step, _current_position
+from .i18n import N_, Gettext
+from .lessons import Lesson, Step
+from .names import preset_name
 from .sealing import RESUME_KEY_ENV
 from .sealing import seal as seal_deal
 from .sealing import unseal as unseal_deal
@@ -63,7 +66,7 @@ def game_lesson(rules: Rules, players: int, preset: str, game: Game) -> Lesson:
         players=("", *NAMES[: players - 1]),
         you=0,
         show=frozenset(),
-        position=_current_position(game),
+        position=game.position(),
         steps=(
             Step(
                 "say",
@@ -88,7 +91,10 @@ class GameApp(LessonApp):
         language: str | None = None,
         seed: int | None = None,
         bridge: PageBridge | None = None,
+        pace: float | None = None,
     ) -> None:
+        """``pace``: seconds between the computer's moves (default
+        :func:`~tutorial.free_play_view.default_pace`; 0 = all at once)."""
         self._seed = random.randrange(_MAX_SEED) if seed is None else seed
         self._deal_players, self._deal_preset = players, preset
         self._sealed: str | None = None
@@ -99,6 +105,7 @@ class GameApp(LessonApp):
             language=language,
             seed=self._seed,
             bridge=bridge,
+            pace=pace,
         )
 
     def _finish_page(self) -> None:
@@ -115,7 +122,11 @@ class GameApp(LessonApp):
         self.deal.on_click(self._guard(lambda _b: self.new_game()))
         bar = w.HBox([self.players, self.preset, self.deal])
         bar.add_class("durak-navbar")
-        self.widget.children = (*self.widget.children, bar)
+        bar.add_class("durak-deal-bar")
+        # in the side panel, under the tools (within one screen); else under the page
+        panel = getattr(self, "panel", None)
+        holder = panel if isinstance(panel, w.Box) else self.widget
+        holder.children = (*holder.children, bar)
         for button in (self.back, self.hint, self.next, self.free):
             button.layout.display = "none"
         self.render()
@@ -128,7 +139,7 @@ class GameApp(LessonApp):
         self._seed, self._deal_players, self._deal_preset = seed, players, preset
         self._sealed = seal_deal({"seed": seed, "players": players, "preset": preset})
         self.controller.lesson = game_lesson(rules, players, preset, game)
-        self.controller._start = lambda: Game.deal(rules, players, seed, dealer=players - 1)
+        self.controller.start_game = lambda: Game.deal(rules, players, seed, dealer=players - 1)
         self.controller.restart()
         self.controller.continue_free_play()
 
@@ -164,12 +175,13 @@ class GameApp(LessonApp):
         dealt = Game.deal(rules, players, seed, dealer=players - 1)
         lesson = game_lesson(rules, players, preset, dealt)
         controller = self.controller
-        saved_lesson, saved_start = controller.lesson, controller._start
-        controller.lesson, controller._start = lesson, lesson.start  # replayable from its position
+        saved_lesson, saved_start = controller.lesson, controller.start_game
+        # replayable from its position:
+        controller.lesson, controller.start_game = lesson, lesson.start
         if not controller.resume(state["game"]):
-            controller.lesson, controller._start = saved_lesson, saved_start
+            controller.lesson, controller.start_game = saved_lesson, saved_start
             return False
-        controller._start = lambda: Game.deal(rules, players, seed, dealer=players - 1)
+        controller.start_game = lambda: Game.deal(rules, players, seed, dealer=players - 1)
         self._seed, self._deal_players, self._deal_preset = seed, players, preset
         self._sealed = state["deal"]
         with self.widget.hold_sync():
@@ -185,8 +197,18 @@ class GameApp(LessonApp):
             self.deal.description = tr.pgettext("button", "New game")
             self.players.description = tr.gettext("Players")
             self.preset.description = tr.gettext("Rules")
+            chosen = self.preset.value  # new options reset the value: keep the learner's
+            self.preset.options = [(preset_name(p, tr), p) for p in PRESETS]
+            self.preset.value = chosen
             self.restart.description = tr.pgettext("button", "Same deal again")
             self.stars.value = ""  # a free game earns no lesson stars
+
+    def play_again(self) -> None:
+        """The result panel's button: a new deal."""
+        self.new_game()
+
+    def again_label(self, tr: Gettext) -> str:
+        return tr.pgettext("button", "New game")
 
     def restart_lesson(self) -> None:
         """The same deal again, from the first card."""

@@ -1,0 +1,237 @@
+"""The move log and the result of a free game (tutorial/move_log.py): recorded as events and
+refusals, worded at render time in the learner's language; the result names the durak.
+
+Rules the result follows: the last player holding cards is the durak (every source, S0-S4);
+when the last players run out at the same time there is no durak, a draw (S1, S3).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from durak_core import Action, EventKind, Game, IllegalAction, Outcome, Rules
+from tests.lesson_clicks import clicks_for
+from tutorial.controller import LessonController
+from tutorial.explain import explain, narrate
+from tutorial.game_page import game_lesson
+from tutorial.i18n import I18n
+from tutorial.move_log import MoveLog, log_lines, result_view
+from tutorial.names import Role, card_short, role_name
+
+
+def free_game(players: int, seed: int, lang: str = "en") -> LessonController:
+    """A dealt game in free play, the others moving at once (no pacing)."""
+    rules = Rules.preset("classic")
+
+    def deal() -> Game:
+        return Game.deal(rules, players, seed, dealer=players - 1)
+
+    lesson = game_lesson(rules, players, "classic", deal())
+    controller = LessonController(lesson, I18n(lang), seed=seed, start=deal, navigation=False)
+    controller.continue_free_play()
+    return controller
+
+
+def learner_move(controller: LessonController, rng: random.Random) -> Action:
+    legal = [a for a in controller.game.legal_actions() if a.seat == controller.you]
+    action = rng.choice(legal)
+    before = len(controller.game.history)
+    for click in clicks_for(controller, action):
+        controller.click(click)
+    assert controller.game.history[before] == action
+    return action
+
+
+def play_out(controller: LessonController, seed: int) -> None:
+    rng = random.Random(seed)
+    for _ in range(500):
+        if controller.game.outcome is not None:
+            return
+        learner_move(controller, rng)
+    raise AssertionError("the game does not end")
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (3, 11), (4, 5)])
+def test_every_move_is_logged_once_with_whose_it_was(players: int, seed: int) -> None:
+    controller = free_game(players, seed)
+    play_out(controller, seed)
+    tr = controller.i18n
+    names = controller.names(tr)
+    lines = log_lines(controller.log, tr, players=names, you=0, rules=controller.game.rules)
+    moves = [line for line in lines if line["kind"] == "move"]
+    history = controller.game.history
+    assert len(moves) == len(history)
+    for line, action in zip(moves, history, strict=True):
+        assert line["who"] == names[action.seat]
+        assert line["you"] == (action.seat == 0)
+        assert line["text"], action
+    assert names[0] == "You" and any(line["who"] == "You" for line in moves)
+    assert [line["key"] for line in lines] == list(range(len(lines)))
+    # the first line tells the deal; the game's end is in the last move's consequences
+    assert lines[0]["kind"] == "start" and "deals" in lines[0]["text"]
+    assert "Game over" in " ".join(lines[-1]["after"] or [lines[-1]["text"]])
+
+
+def test_a_move_entry_holds_the_events_it_caused() -> None:
+    controller = free_game(2, 3)
+    play_out(controller, 3)
+    entries = [e for e in controller.log.entries if e.kind == "move"]
+    events = [event for entry in entries for event in entry.events]
+    after_deal = controller.game.events[len(controller.log.entries[0].events) :]
+    assert events == list(after_deal)  # every event once, in order, none lost
+    for entry, action in zip(entries, controller.game.history, strict=True):
+        assert entry.seat == action.seat and entry.events[0].seat == action.seat
+
+
+def test_a_refusal_is_logged_with_its_reason_in_the_learners_language() -> None:
+    controller = free_game(2, 3)
+    game = controller.game
+    before = len(controller.log)
+    # the Take or the Done button, whichever the rules refuse now
+    wrong = next(a for a in (Action.take(0), Action.pass_(0)) if game.why_illegal(a) is not None)
+    refusal = game.why_illegal(wrong)
+    assert refusal is not None
+    controller.click({"type": "action", "id": wrong.kind.value})
+    assert len(controller.log) == before + 1
+    entry = controller.log.entries[-1]
+    assert entry.kind == "refused" and entry.seat == 0 and entry.refusal is not None
+    assert entry.refusal.reason is refusal.reason and entry.refusal.params == refusal.params
+    refusal = entry.refusal
+    texts = {}
+    for lang in ("en", "es", "ru"):
+        tr = I18n(lang)
+        names = controller.names(tr)
+        line = log_lines(controller.log, tr, players=names, you=0, rules=game.rules)[-1]
+        assert line["text"] == explain(refusal, tr, players=names, you=0, rules=game.rules)
+        assert line["label"] and line["who"] == names[0]
+        texts[lang] = (line["label"], line["text"])
+    assert len(set(texts.values())) == 3  # worded anew in each language
+    assert texts["en"][0] == "Not allowed"
+
+
+def test_the_same_log_is_worded_in_each_language_at_render_time() -> None:
+    controller = free_game(3, 11, "en")
+    for _ in range(4):
+        learner_move(controller, random.Random(1))
+        if controller.game.outcome is not None:
+            break
+    english = log_lines(controller.log, I18n("en"), players=controller.names(I18n("en")), you=0)
+    russian_tr = I18n("ru")
+    russian = log_lines(controller.log, russian_tr, players=controller.names(russian_tr), you=0)
+    assert [line["key"] for line in english] == [line["key"] for line in russian]
+    assert all(a["text"] != b["text"] for a, b in zip(english, russian, strict=True))
+    for line, entry in zip(russian, controller.log.entries, strict=True):
+        if entry.kind == "move":
+            expected = narrate(
+                entry.events[0], russian_tr, players=controller.names(russian_tr), you=0
+            )
+            assert line["text"] == expected
+
+
+def test_a_lesson_free_play_log_starts_with_play_on() -> None:
+    from tutorial.app import find_lesson
+
+    controller = LessonController(find_lesson("transfer"), I18n("es"))
+    controller.next()
+    controller.continue_free_play()
+    tr = controller.i18n
+    lines = log_lines(controller.log, tr, players=controller.names(tr), you=controller.you)
+    assert lines[0]["kind"] == "start"
+    assert lines[0]["text"] == tr.gettext(
+        "You play on from the lesson's position. The others move by themselves."
+    )
+
+
+def test_log_clear_and_restart() -> None:
+    log = MoveLog()
+    game = Game.deal(Rules.preset("classic"), 2, 1, dealer=1)
+    log.start(game.events)
+    action = next(iter(game.legal_actions()))
+    before = game.event_count
+    game.play(action)
+    log.move(action.seat, game.events_since(before))
+    refusal = game.why_illegal(Action.take(action.seat))
+    assert isinstance(refusal, IllegalAction)
+    assert log.refused(action.seat, refusal)
+    again = game.why_illegal(Action.take(action.seat))
+    assert isinstance(again, IllegalAction)
+    assert not log.refused(action.seat, again)  # the same refusal twice in a row: once
+    assert [e.kind for e in log.entries] == ["start", "move", "refused"]
+    log.start()
+    assert [e.kind for e in log.entries] == ["start"] and log.entries[0].events == ()
+    log.clear()
+    assert len(log) == 0
+
+
+# ---------------------------------------------------------------------------- result
+
+
+def test_result_names_the_durak_and_his_cards_left_all_sources() -> None:
+    """The last player holding cards is the durak (S0-S4)."""
+    controller = free_game(3, 11)
+    play_out(controller, 11)
+    outcome = controller.game.outcome
+    assert outcome is not None and outcome.durak is not None
+    tr = controller.i18n
+    names = controller.names(tr)
+    sizes = controller.game.hand_sizes
+    view = result_view(outcome, sizes, tr, players=names, you=0)
+    durak_row = view["rows"][-1]
+    assert durak_row["durak"] and durak_row["seat"] == outcome.durak
+    assert durak_row["place"] == role_name(Role.DURAK, tr)
+    assert str(sizes[outcome.durak]) in durak_row["cards"]
+    # everybody else in the order they went out, with no cards left
+    assert [r["seat"] for r in view["rows"][:-1]] == list(outcome.out_order)
+    assert [r["place"] for r in view["rows"][:-1]] == ["1", "2"]
+    assert all(sizes[r["seat"]] == 0 for r in view["rows"][:-1])
+    if outcome.durak == 0:
+        assert view["outcome"] == "lost" and view["title"] == "You are the durak this time."
+    else:
+        assert view["outcome"] == "won" and names[outcome.durak] in view["title"]
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+def test_result_for_each_side_and_a_draw_s1_s3(lang: str) -> None:
+    """Durak: the last with cards (S0-S4); nobody left with cards is a draw (S1, S3)."""
+    tr = I18n(lang)
+    names = (
+        ["You", "Ana", "Bruno"] if lang == "en" else [tr.pgettext("seat label", "You"), "A", "B"]
+    )
+    won = result_view(Outcome(2, (0, 1)), (0, 0, 4), tr, players=names, you=0)
+    lost = result_view(Outcome(0, (1, 2)), (3, 0, 0), tr, players=names, you=0)
+    second = result_view(Outcome(1, (2, 0)), (0, 2, 0), tr, players=names, you=0)
+    draw = result_view(Outcome(None, (1, 0, 2)), (0, 0, 0), tr, players=names, you=0)
+    assert (won["outcome"], lost["outcome"], draw["outcome"]) == ("won", "lost", "draw")
+    assert names[2] in won["title"] and names[1] in second["title"]
+    assert "3" in lost["text"]  # how many cards the learner was left with
+    assert "2" in second["text"]  # the learner's place
+    assert all(not row["durak"] for row in draw["rows"]) and len(draw["rows"]) == 3
+    assert len({won["title"], lost["title"], draw["title"]}) == 3
+    if lang == "en":
+        assert draw["title"] == "A draw: nobody is the durak."
+        assert won["text"] == "You won: you got rid of your cards first."
+        assert second["text"] == "You are safe: you went out in place 2 of 3."
+        assert lost["text"] == "You were the last one holding cards: 3 cards left. Try again!"
+        assert won["headers"] == ["Place", "Player", "Cards left"]
+
+
+def test_the_log_never_names_another_seats_draw() -> None:
+    """Drawn cards are private (S2: the stock is face down): the log says how many."""
+    controller = free_game(2, 3)
+    play_out(controller, 3)
+    tr = controller.i18n
+    lines = log_lines(controller.log, tr, players=controller.names(tr), you=0)
+    text = " ".join(line["text"] + " " + " ".join(line["after"]) for line in lines)
+    draws = [
+        e
+        for entry in controller.log.entries
+        for e in entry.events
+        if e.kind is EventKind.DRAW and e.seat != 0 and e.cards and e.detail != "turnup"
+    ]
+    assert draws
+    for event in draws:
+        sentence = narrate(event, tr, players=controller.names(tr), you=0)
+        assert sentence in text
+        assert not any(card_short(c, tr) in sentence for c in event.cards)

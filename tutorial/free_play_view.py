@@ -1,0 +1,291 @@
+"""Free play on a page: the move log, the result panel, and the computer's moves one by one.
+
+:class:`FreePlayPanel` shows a :class:`~tutorial.controller.LessonController`'s free play: the
+move log (:class:`MoveLogWidget`, every move with whose it was, the learner's refused tries)
+and, once the game is over, who is the durak with a button to play again. It is hidden
+outside free play. :class:`Pacer` makes the others' moves follow each other with a pause, on
+the kernel's event loop, so a person can see each one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Final, Protocol, TypedDict
+
+import anywidget
+import ipywidgets as w
+from traitlets import Dict
+
+from durak_core import ActionKind
+
+from .browser_input import PythonOnlyTraits
+from .controller import LessonController
+from .i18n import Gettext
+from .move_log import LogLine, ResultView, log_lines, result_view
+from .page import escape
+
+__all__ = [
+    "DEFAULT_PACE",
+    "PACE_ENV",
+    "FreePlay",
+    "FreePlayPanel",
+    "LogView",
+    "MoveLogWidget",
+    "Pacer",
+    "Schedule",
+    "default_pace",
+    "kernel_schedule",
+    "log_view",
+    "result_html",
+]
+
+log = logging.getLogger(__name__)
+
+_STATIC = Path(__file__).parent / "static"
+
+DEFAULT_PACE: Final = 0.7
+"""Seconds between two moves of the computer."""
+PACE_ENV: Final = "DURAK_PACE"
+"""Environment variable (in the kernel) for another pause, in seconds; 0 = no pause."""
+_MAX_PACE: Final = 5.0
+QUICK_FACTOR: Final = 0.5
+"""A pass ("done adding") is a trivial move: it comes after half the pause."""
+
+
+class LogView(TypedDict):
+    """The move log widget's snapshot."""
+
+    lang: str
+    title: str
+    empty: str
+    hidden: bool
+    lines: list[LogLine]
+
+
+def log_view(ctl: LessonController) -> LogView:
+    """The move log of ``ctl``'s free play, in the current language (hidden outside it)."""
+    tr = ctl.i18n
+    lines = (
+        log_lines(ctl.log, tr, players=ctl.names(tr), you=ctl.you, rules=ctl.game.rules)
+        if ctl.free_play
+        else []
+    )
+    return {
+        "lang": tr.language,
+        # TRANSLATORS: heading of the list of every move of a game played freely.
+        "title": tr.gettext("Moves"),
+        "empty": tr.gettext("No moves yet."),
+        "hidden": not ctl.free_play,
+        "lines": lines,
+    }
+
+
+class MoveLogWidget(PythonOnlyTraits, anywidget.AnyWidget):
+    """The move log: a numbered list, newest at the bottom and in view, new entries announced
+    to screen readers. Read-only: the browser sends nothing, and cannot change ``view``."""
+
+    _esm = _STATIC / "move_log.js"
+    _css = _STATIC / "move_log.css"
+
+    view = Dict().tag(sync=True)
+    _PYTHON_ONLY = frozenset({"view"})
+
+    def show(self, view: LogView) -> None:
+        snapshot = dict(view)
+        if snapshot != self.view:
+            self.view = snapshot
+
+
+def result_html(result: ResultView) -> str:
+    """The result panel's HTML: a heading, a sentence, and the table of places."""
+    head = "".join(f"<th scope='col'>{escape(h)}</th>" for h in result["headers"])
+    rows = []
+    for row in result["rows"]:
+        classes = " ".join(
+            c for c, on in (("is-you", row["you"]), ("is-durak", row["durak"])) if on
+        )
+        rows.append(
+            f"<tr class='{classes}'><td>{escape(row['place'])}</td>"
+            f"<th scope='row'>{escape(row['name'])}</th><td>{escape(row['cards'])}</td></tr>"
+        )
+    text = f"<p>{escape(result['text'])}</p>" if result["text"] else ""
+    return (
+        f"<section class='durak-result outcome-{result['outcome']}'>"
+        f"<h3>{escape(result['title'])}</h3>{text}"
+        f"<table class='durak-result-table'><thead><tr>{head}</tr></thead>"
+        f"<tbody>{''.join(rows)}</tbody></table></section>"
+    )
+
+
+class FreePlayPanel:
+    """The result panel (once the game is over) and the move log, for free play.
+
+    ``again`` is what the panel's button does ("play again" in a lesson, "new game" on the
+    play page); ``again_label`` words it. ``widget`` is hidden outside free play."""
+
+    def __init__(self, again: Callable[[], None], again_label: Callable[[Gettext], str]) -> None:
+        self._again_label = again_label
+        self.log = MoveLogWidget()
+        self.log.add_class("durak-log-box")
+        self.result = w.HTML()
+        self.again = w.Button(button_style="primary", _dom_classes=("durak-nav", "durak-again"))
+        self.again.on_click(lambda _b: self._press(again))
+        self.result_box = w.VBox([self.result, self.again], _dom_classes=("durak-result-box",))
+        self.widget = w.VBox([self.result_box, self.log], _dom_classes=("durak-freeplay",))
+        self._over = False
+
+    def _press(self, again: Callable[[], None]) -> None:
+        if not self._over:
+            return  # a forged click while the game goes on: the button is not there
+        try:
+            again()
+        except Exception:
+            log.exception("free play: the again button failed")
+
+    def render(self, ctl: LessonController) -> None:
+        tr = ctl.i18n
+        self.log.show(log_view(ctl))
+        outcome = ctl.game.outcome if ctl.free_play else None
+        self._over = outcome is not None
+        with self.widget.hold_sync():
+            self.widget.layout.display = "" if ctl.free_play else "none"
+            if outcome is not None:
+                view = result_view(
+                    outcome, ctl.game.hand_sizes, tr, players=ctl.names(tr), you=ctl.you
+                )
+                self.result.value = result_html(view)
+                self.again.description = self._again_label(tr)
+                self.result_box.layout.display = ""
+            else:
+                self.result.value = ""
+                self.result_box.layout.display = "none"
+
+
+# ---------------------------------------------------------------------------- pacing
+
+
+class Handle(Protocol):
+    def cancel(self) -> None: ...
+
+
+Schedule = Callable[[float, Callable[[], None]], Handle]
+"""``schedule(seconds, callback)``: run ``callback`` later, on the kernel's thread."""
+
+
+def kernel_schedule() -> Schedule | None:
+    """The running event loop's ``call_later``: ipykernel's asyncio loop under Voilà and
+    JupyterLab, the browser's own loop under Pyodide (the static site). ``None`` when no loop
+    runs (a script, the tests): the computer then moves at once."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        if sys.platform != "emscripten":
+            return None
+        loop = asyncio.get_event_loop()  # Pyodide's WebLoop: always running
+    return loop.call_later
+
+
+class Pacer:
+    """Plays the computer's moves one at a time, ``delay`` seconds apart (half of it before
+    a pass), whenever ``controller`` has some pending. ``alive()`` false: the page is gone,
+    nothing more is played. With no ``schedule`` or no delay the controller plays them at
+    once, as before."""
+
+    def __init__(
+        self,
+        controller: LessonController,
+        *,
+        delay: float = DEFAULT_PACE,
+        schedule: Schedule | None = None,
+        alive: Callable[[], bool] = lambda: True,
+    ) -> None:
+        self.controller = controller
+        self.delay = delay
+        self._schedule = schedule
+        self._alive = alive
+        self._handle: Handle | None = None
+        self._for: tuple[int, int] | None = None
+        controller.paced = schedule is not None and delay > 0
+        controller.on_change(self.check)
+
+    @property
+    def waiting(self) -> bool:
+        """A move of the computer is scheduled."""
+        return self._handle is not None
+
+    def check(self) -> None:
+        """Schedule the computer's next move if it has one and none is scheduled yet."""
+        ctl = self.controller
+        if not ctl.paced or self._schedule is None:
+            return
+        position = (id(ctl.game), len(ctl.game.history))
+        if self._handle is not None:
+            if self._for == position:
+                return
+            self.cancel()  # another position (a new game, a resume): its own pause
+        action = ctl.next_opponent_action()
+        if action is None:
+            return
+        pause = self.delay * (QUICK_FACTOR if action.kind is ActionKind.PASS else 1.0)
+        self._for = position
+        self._handle = self._schedule(pause, self._fire)
+
+    def cancel(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+
+    def _fire(self) -> None:
+        self._handle = None
+        ctl = self.controller
+        try:
+            if not self._alive():
+                return
+            if self._for != (id(ctl.game), len(ctl.game.history)):
+                self.check()  # the position changed meanwhile (a new game): pause again
+                return
+            ctl.opponent_step()  # its listeners redraw the page and call check() again
+        except Exception:
+            log.exception("free play: the computer's move failed")
+
+
+def default_pace() -> float:
+    """The pause between the computer's moves: :data:`PACE_ENV` when it holds a number of
+    seconds (0 to 5), else :data:`DEFAULT_PACE`."""
+    raw = os.environ.get(PACE_ENV, "").strip()
+    try:
+        value = float(raw) if raw else DEFAULT_PACE
+    except ValueError:
+        return DEFAULT_PACE
+    return min(max(value, 0.0), _MAX_PACE) if math.isfinite(value) else DEFAULT_PACE
+
+
+class FreePlay:
+    """Everything a page needs for free play: the panel (result and move log, ``widget``) and
+    the pacing of the computer's moves (``pace`` seconds apart; 0, or no running event loop:
+    all at once). ``alive()`` says whether the page is still shown."""
+
+    def __init__(
+        self,
+        controller: LessonController,
+        *,
+        again: Callable[[], None],
+        again_label: Callable[[Gettext], str],
+        pace: float | None = None,
+        alive: Callable[[], bool] = lambda: True,
+    ) -> None:
+        self.controller = controller
+        self.panel = FreePlayPanel(again, again_label)
+        self.widget = self.panel.widget
+        delay = default_pace() if pace is None else pace
+        schedule = kernel_schedule() if delay > 0 else None
+        self.pacer = Pacer(controller, delay=delay, schedule=schedule, alive=alive)
+
+    def render(self) -> None:
+        self.panel.render(self.controller)

@@ -1,0 +1,132 @@
+// The move log of a free game (anywidget front end).
+//
+// Draws the `view` trait ({lang, title, empty, hidden, lines}; each line a LogLine of
+// tutorial/move_log.py) as a numbered list in a
+// scrollable box, newest at the bottom and scrolled into view. New entries are announced
+// politely (aria-live on the list, additions only); a language switch or a new game redraws
+// the list silently. The log sends nothing back: it is read-only.
+
+function h(tag, props, ...children) {
+  const node = document.createElement(tag);
+  if (props) {
+    for (const [key, value] of Object.entries(props)) {
+      if (value === undefined || value === null || value === false) continue;
+      node.setAttribute(key, value === true ? "" : String(value));
+    }
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false || child === "") continue;
+    node.append(child instanceof Node ? child : String(child));
+  }
+  return node;
+}
+
+const cls = (...names) => names.filter(Boolean).join(" ");
+const text = (value) => (typeof value === "string" ? value : value == null ? "" : String(value));
+const list = (value) => (Array.isArray(value) ? value : []);
+
+/** What identifies an entry's content: redraw an item only when this changes. */
+const signature = (line) => JSON.stringify([line.kind, line.who, line.label, line.text, list(line.after)]);
+
+function entryEl(line) {
+  const who = text(line.who);
+  const after = list(line.after).map(text).filter(Boolean);
+  return h(
+    "li",
+    {
+      class: cls("dl-entry", `kind-${text(line.kind) || "move"}`, line.you && "is-you"),
+      "data-key": String(Number(line.key) || 0),
+    },
+    who ? h("span", { class: "dl-who" }, who) : null,
+    line.label ? h("span", { class: "dl-label" }, text(line.label)) : null,
+    h("span", { class: "dl-text" }, text(line.text)),
+    after.length ? h("span", { class: "dl-after" }, after.join(" ")) : null,
+  );
+}
+
+function render({ model, el }) {
+  const heading = h("h3", { class: "dl-title" });
+  const empty = h("p", { class: "dl-empty" });
+  const items = h("ol", { class: "dl-list", "aria-live": "polite", "aria-relevant": "additions" });
+  // A scrollable region must be reachable by keyboard (WCAG 2.1.1): it takes focus.
+  const scroller = h("div", { class: "dl-scroll", role: "region", tabindex: "0" }, items);
+  const root = h("section", { class: "durak-log" }, heading, scroller, empty);
+  let lang = null;
+  let signatures = [];
+  // Follow the newest entry while the reader is at the end (not when scrolled up to read).
+  let stick = true;
+
+  // The box lays its list out from the end (CSS: column-reverse), so the browser keeps the
+  // newest entries in view by itself; there scrollTop is 0 at the end and negative above it.
+  function nearBottom() {
+    const reverse = getComputedStyle(scroller).flexDirection === "column-reverse";
+    const fromEnd = reverse
+      ? -scroller.scrollTop
+      : scroller.scrollHeight - scroller.clientHeight - scroller.scrollTop;
+    return fromEnd < 48;
+  }
+
+  function toEnd() {
+    // clamped to the end in either layout (0 when reversed, the maximum otherwise)
+    scroller.scrollTop = scroller.scrollHeight;
+  }
+
+  const onScroll = () => {
+    stick = nearBottom();
+  };
+  scroller.addEventListener("scroll", onScroll, { passive: true });
+  // The box or its entries change size (a narrower window, a panel resized): stay at the end.
+  const resized = typeof ResizeObserver === "function" ? new ResizeObserver(() => stick && toEnd()) : null;
+  if (resized) {
+    resized.observe(scroller);
+    resized.observe(items);
+  }
+
+  function draw() {
+    const view = model.get("view") || {};
+    const lines = list(view.lines);
+    const title = text(view.title);
+    heading.textContent = title;
+    scroller.setAttribute("aria-label", title);
+    empty.textContent = lines.length ? "" : text(view.empty);
+    empty.hidden = lines.length > 0;
+    const newLang = text(view.lang);
+    if (newLang) root.setAttribute("lang", newLang);
+
+    const wasHidden = root.hidden;
+    root.hidden = Boolean(view.hidden);
+    const follow = stick || wasHidden;
+    const sigs = lines.map(signature);
+    const keepsOld =
+      newLang === lang && sigs.length >= signatures.length && signatures.every((s, i) => s === sigs[i]);
+    if (keepsOld) {
+      // Only new entries: append them (they are announced).
+      items.append(...lines.slice(signatures.length).map(entryEl));
+    } else {
+      // Another language, another game or play again: redraw without announcing it all.
+      items.setAttribute("aria-live", "off");
+      items.replaceChildren(...lines.map(entryEl));
+      requestAnimationFrame(() => items.setAttribute("aria-live", "polite"));
+    }
+    signatures = sigs;
+    lang = newLang;
+    // Newest visible: follow the end, unless the reader scrolled up to read older moves.
+    if (follow || !keepsOld) {
+      stick = true;
+      requestAnimationFrame(toEnd);
+    }
+  }
+
+  model.on("change:view", draw);
+  draw();
+  el.append(root);
+  requestAnimationFrame(toEnd);
+  return () => {
+    model.off("change:view", draw);
+    scroller.removeEventListener("scroll", onScroll);
+    if (resized) resized.disconnect();
+    root.remove();
+  };
+}
+
+export default { render };
