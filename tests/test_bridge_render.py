@@ -141,7 +141,16 @@ def sent(page: Any, kind: str) -> list[dict[str, Any]]:
 
 def test_hello_carries_the_query_language_and_page(open_page: Callable[..., Any]) -> None:
     page = open_page("?lang=xx&x=1", locale="ru-RU")
-    assert sent(page, "hello") == [{"type": "hello", "lang": "xx", "page": "index", "resume": None}]
+    assert sent(page, "hello") == [
+        {
+            "type": "hello",
+            "lang": "xx",
+            "page": "index",
+            "resume": None,
+            "present": None,
+            "step": None,
+        }
+    ]
 
 
 @pytest.mark.parametrize(

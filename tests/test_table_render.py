@@ -388,12 +388,15 @@ def open_page(browser: Any, base_url: str) -> Iterator[Any]:
 # ------------------------------------------------------------------------------ tests
 
 
+def _button_name(card: dict[str, Any]) -> str:
+    """A card button's name starts with the text it shows (WCAG 2.5.3): "10♣, ten of clubs"."""
+    return f"{card['rank']}{card['symbol']}, {card['label']}"
+
+
 def _expected_buttons(view: dict[str, Any]) -> list[str]:
-    labels = [c["label"] for c in view["hand"]]
-    labels += [p["attack"]["label"] for p in view["table"] if p["selectable"]]
-    for seat in view["seats"]:
-        labels += [c["label"] for c in seat.get("cards", [])]
-    return labels
+    names = [_button_name(c) for c in view["hand"]]
+    names += [_button_name(p["attack"]) for p in view["table"] if p["selectable"]]
+    return names
 
 
 @pytest.mark.parametrize("sample", SAMPLES)
@@ -403,7 +406,7 @@ def test_card_buttons_have_the_card_labels(open_page: Any, sample: str) -> None:
     page.mount(view)
     expected = _expected_buttons(view)
     assert sorted(page.labels("button.dt-card")) == sorted(expected)
-    assert page.labels(".dt-hand button.dt-card") == [c["label"] for c in view["hand"]]
+    assert page.labels(".dt-hand button.dt-card") == [_button_name(c) for c in view["hand"]]
     # Unplayable cards are not disabled: a wrong click must reach the controller.
     assert page.page.locator("button.dt-card[disabled]").count() == 0
     # Every other face-up card is a picture with the same localized name.
@@ -411,12 +414,14 @@ def test_card_buttons_have_the_card_labels(open_page: Any, sample: str) -> None:
     pictures += [p["defence"]["label"] for p in view["table"] if p["defence"]]
     if view["turnup"] and view["turnup_in_stock"]:
         pictures.append(view["turnup"]["label"])
+    for seat in view["seats"]:
+        pictures += [c["label"] for c in seat.get("cards", [])]
     assert sorted(page.labels('.dt-card[role="img"]')) == sorted(pictures)
     status = page.page.locator('[role="status"]')
     assert status.get_attribute("aria-live") == "polite"
     assert status.inner_text().strip().endswith(view["message"]["text"])
-    assert page.page.locator(".durak-table").get_attribute("lang") == view["lang"]
-    assert "[object" not in page.page.locator(".durak-table").inner_text()
+    assert page.page.locator(".durak-table").first.get_attribute("lang") == view["lang"]
+    assert "[object" not in page.page.locator(".durak-table").first.inner_text()
     hand_name = view["labels"].get("your_hand") or view["labels"]["hand"]
     assert page.page.locator(".dt-hand").get_attribute("aria-label") == hand_name
 
@@ -426,8 +431,8 @@ def test_clicks_send_card_and_action_messages(open_page: Any) -> None:
     page = open_page()
     page.mount(view)
     p = page.page
-    p.get_by_role("button", name=view["hand"][1]["label"], exact=True).click()
-    p.get_by_role("button", name=view["table"][1]["attack"]["label"], exact=True).click()
+    p.get_by_role("button", name=_button_name(view["hand"][1]), exact=True).click()
+    p.get_by_role("button", name=_button_name(view["table"][1]["attack"]), exact=True).click()
     p.locator('.dt-action[data-id="take"]').click()
     # An unavailable action still reaches the controller (it explains why not).
     p.locator('.dt-action[data-id="pass"]').click(force=True)  # aria-disabled, not disabled
@@ -445,11 +450,17 @@ def test_clicks_send_card_and_action_messages(open_page: Any) -> None:
     assert len(page.clicks()) == 4
 
 
-def test_face_up_seat_cards_are_buttons(open_page: Any) -> None:
+def test_face_up_seat_cards_are_pictures_a_click_still_reports(open_page: Any) -> None:
+    """Another player's face-up cards are no controls (no tab stops before the learner's own
+    hand), but a mouse click on one still reaches the controller, which says whose it is."""
     view = four_players()
     page = open_page()
     page.mount(view)
-    page.page.get_by_role("button", name=view["seats"][1]["cards"][2]["label"]).click()
+    card = view["seats"][1]["cards"][2]
+    assert page.page.locator(".dt-seat-cards button").count() == 0
+    picture = page.page.get_by_role("img", name=card["label"], exact=True)
+    assert picture.evaluate("e => e.tabIndex") == -1
+    picture.click()
     assert page.clicks() == [{"type": "card", "zone": "seat", "id": "QH"}]
 
 

@@ -2,16 +2,18 @@
 
 Its JavaScript (``static/bridge.js``) sends one ``hello`` when first drawn, telling the kernel
 the language the page was opened with (``?lang=``, else the browser's language if it is one of
-ours, else Spanish), which page it is, and — after "Start again where I was" — the state to
-resume. It then sends a ``ping`` every few seconds; a missing ``pong`` shows the
-connection-lost overlay, in the page's language.
+ours, else Spanish), which page it is, ``?present=`` and ``?step=`` as given, and — after
+"Start again where I was" — the state to resume. It then sends a ``ping`` every few seconds; a
+missing ``pong`` shows the connection-lost overlay, in the page's language. Keyboard and
+presenter-clicker navigation arrives as ``nav`` messages (next, back, restart).
 
-Python talks back only through traits (``lang``, ``title``, ``texts``, ``resume``): the browser
-applies them to ``<html lang>``, the tab title, the URL (``?lang=``) and sessionStorage. The
-browser never writes these traits (see :meth:`PageBridge.set_state`).
+Python talks back only through traits (``lang``, ``title``, ``texts``, ``resume``, ``present``,
+``step``): the browser applies them to ``<html lang>``, the tab title, the URL (``?lang=``,
+``?present=1``, ``?step=``) and sessionStorage. The browser never writes these traits (see
+:meth:`PageBridge.set_state`).
 
 Every message from the browser is validated here (:func:`validate_message`): only well-formed
-hellos and pings reach the page; anything else is dropped and never raises.
+hellos, pings and navigation keys reach the page; anything else is dropped and never raises.
 """
 
 from __future__ import annotations
@@ -19,18 +21,22 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Final, TypedDict, cast
+from typing import Any, Final, Literal, NotRequired, TypedDict, cast
 
 import anywidget
-from traitlets import Dict, Unicode
+from traitlets import Bool, Dict, Int, Unicode
 
 from .browser_input import PythonOnlyTraits, json_object_copy, notify, validated
 
 __all__ = [
     "MAX_LANG",
     "MAX_PAGE",
+    "MAX_PARAM",
+    "MAX_STEP",
+    "NAV_KEYS",
     "RESUME_MAX_CHARS",
     "Hello",
+    "Nav",
     "PageBridge",
     "Ping",
     "validate_message",
@@ -46,18 +52,37 @@ MAX_PAGE: Final = 200
 """Longest page name accepted in a hello."""
 RESUME_MAX_CHARS: Final = 65_536
 """Size of a resume state as compact JSON."""
+MAX_PARAM: Final = 32
+"""Longest ``?present=`` / ``?step=`` value accepted in a hello (longer ones mean nothing)."""
+MAX_STEP: Final = 9_999
+"""Largest ``?step=`` read as a number (the lesson then checks it names one of its steps)."""
+NAV_KEYS: Final = frozenset({"next", "back", "restart"})
+"""What a ``nav`` message may ask for (keyboard and presenter-clicker navigation)."""
+_TRUE: Final = frozenset({"1", "true", "yes", "on"})
 _RESUME_MAX_DEPTH: Final = 8
 _RESUME_MAX_NODES: Final = 20_000
 _MAX_PING: Final = 2**53
 
 
 class Hello(TypedDict):
-    """The browser's first message: ``resume`` is ``None`` unless the learner asked to resume."""
+    """The browser's first message: ``resume`` is ``None`` unless the learner asked to resume.
+
+    ``present`` (``?present=1``: presenter mode) and ``step`` (``?step=N``, 1-based; ``None``
+    when absent or not a number) are there when the browser sent them."""
 
     type: str
     lang: str
     page: str
     resume: dict[str, Any] | None
+    present: NotRequired[bool]
+    step: NotRequired[int | None]
+
+
+class Nav(TypedDict):
+    """A navigation key: ``to`` is ``"next"``, ``"back"`` or ``"restart"``."""
+
+    type: str
+    to: Literal["next", "back", "restart"]
 
 
 class Ping(TypedDict):
@@ -72,7 +97,22 @@ def _resume_copy(data: object) -> dict[str, Any] | None:
     )
 
 
-def validate_message(content: object) -> Hello | Ping | None:
+def _flag(raw: str | None) -> bool:
+    return raw is not None and raw.strip().lower() in _TRUE
+
+
+def _step(raw: str | None) -> int | None:
+    """``?step=`` as a number from 1 to :data:`MAX_STEP`, or ``None``."""
+    if raw is None:
+        return None
+    text = raw.strip()
+    if not text.isascii() or not text.isdigit() or len(text) > len(str(MAX_STEP)):
+        return None
+    number = int(text)
+    return number if 1 <= number <= MAX_STEP else None
+
+
+def validate_message(content: object) -> Hello | Ping | Nav | None:
     """A fresh, well-formed message built from ``content``, or ``None``.
 
     Accepted (exactly these keys):
@@ -81,21 +121,46 @@ def validate_message(content: object) -> Hello | Ping | None:
       :data:`MAX_LANG` characters, ``page`` at most :data:`MAX_PAGE`, ``resume`` a JSON object
       of at most :data:`RESUME_MAX_CHARS` characters. An oversized or malformed ``resume``
       alone is dropped (the hello is kept, with ``resume=None``): the page still opens.
+      Optionally ``"present"`` and ``"step"``: the raw ``?present=`` and ``?step=`` (a string
+      or null); the hello then carries ``present`` (``True`` for ``1``/``true``/``yes``/``on``)
+      and ``step`` (a whole number from 1 to :data:`MAX_STEP`, else ``None``).
     * ``{"type": "ping", "n": int}`` with ``0 <= n < 2**53``.
+    * ``{"type": "nav", "to": "next" | "back" | "restart"}``.
     """
     if not isinstance(content, dict):
         return None
     kind = content.get("type")
     keys = set(content)
-    if kind == "hello" and keys == {"type", "lang", "page", "resume"}:
+    base = {"type", "lang", "page", "resume"}
+    if kind == "hello" and base <= keys <= base | {"present", "step"}:
         lang, page, resume = content["lang"], content["page"], content["resume"]
+        # A parameter that is not a string counts as absent: JSON null, and also Pyodide's
+        # ``jsnull``, which is how the static site's kernel receives the browser's null.
+        params = {
+            key: value if isinstance(value, str) else None
+            for key, value in content.items()
+            if key not in base
+        }
         if (
             isinstance(lang, str)
             and len(lang) <= MAX_LANG
             and isinstance(page, str)
             and len(page) <= MAX_PAGE
         ):
-            return Hello(type="hello", lang=lang, page=page, resume=_resume_copy(resume))
+            hello = Hello(type="hello", lang=lang, page=page, resume=_resume_copy(resume))
+            raw = {
+                key: value if value is None or len(value) <= MAX_PARAM else ""
+                for key, value in params.items()
+            }
+            if "present" in raw:
+                hello["present"] = _flag(raw["present"])
+            if "step" in raw:
+                hello["step"] = _step(raw["step"])
+            return hello
+    elif kind == "nav" and keys == {"type", "to"}:
+        to = content["to"]
+        if isinstance(to, str) and to in NAV_KEYS:
+            return Nav(type="nav", to=cast(Literal["next", "back", "restart"], to))
     elif kind == "ping" and keys == {"type", "n"}:
         n = content["n"]
         if isinstance(n, int) and not isinstance(n, bool) and 0 <= n < _MAX_PING:
@@ -104,6 +169,7 @@ def validate_message(content: object) -> Hello | Ping | None:
 
 
 HelloHandler = Callable[[Hello], object]
+NavHandler = Callable[[str], object]
 
 
 class PageBridge(PythonOnlyTraits, anywidget.AnyWidget):
@@ -115,8 +181,13 @@ class PageBridge(PythonOnlyTraits, anywidget.AnyWidget):
 
     Traits (Python → browser only): ``lang`` (empty until the page is ready: the browser then
     leaves ``<html lang>``, the title and the URL alone), ``title``, ``texts`` (the overlay's
-    words in the page's language, plus ``loading``: the pending label in every language) and
-    ``resume`` (what to store in sessionStorage for "Start again where I was").
+    words in the page's language, plus ``loading``: the pending label in every language),
+    ``resume`` (what to store in sessionStorage for "Start again where I was"), ``present``
+    (presenter mode: ``?present=1`` in the URL, the page scaled to the screen) and ``step``
+    (``?step=`` in the URL; 0: none).
+
+    ``on_nav(callback)`` runs ``callback(to)`` for each navigation key (``"next"``,
+    ``"back"``, ``"restart"``).
     """
 
     _esm = _STATIC / "bridge.js"
@@ -126,8 +197,10 @@ class PageBridge(PythonOnlyTraits, anywidget.AnyWidget):
     title = Unicode("").tag(sync=True)
     texts = Dict().tag(sync=True)
     resume = Dict().tag(sync=True)
+    present = Bool(False).tag(sync=True)
+    step = Int(0).tag(sync=True)
 
-    _PYTHON_ONLY = frozenset({"lang", "title", "texts", "resume"})
+    _PYTHON_ONLY = frozenset({"lang", "title", "texts", "resume", "present", "step"})
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -135,7 +208,13 @@ class PageBridge(PythonOnlyTraits, anywidget.AnyWidget):
         self.hello: Hello | None = None
         self.pings = 0
         self._hello_handlers: list[HelloHandler] = []
+        self._nav_handlers: list[NavHandler] = []
         self.on_msg(self._handle_browser_msg)
+
+    def on_nav(self, callback: NavHandler) -> None:
+        """Call ``callback(to)`` for every navigation key from the browser."""
+        if callback not in self._nav_handlers:
+            self._nav_handlers.append(callback)
 
     def on_hello(self, callback: HelloHandler) -> None:
         """Call ``callback(hello)`` when the first valid hello arrives (not for one that
@@ -150,6 +229,9 @@ class PageBridge(PythonOnlyTraits, anywidget.AnyWidget):
         if message["type"] == "ping":
             self.pings += 1
             self.send({"type": "pong", "n": cast(Ping, message)["n"]})
+            return
+        if message["type"] == "nav":
+            notify(self._nav_handlers, cast(Nav, message)["to"], log, "page bridge: nav handler")
             return
         if self.hello is not None:
             log.debug("page bridge: ignored a second hello")

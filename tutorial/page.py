@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -51,6 +52,12 @@ _MAX_CODE_SHOWN: Final = 20
 def escape(text: str) -> str:
     """Text safe to put between HTML tags or in a quoted attribute."""
     return html.escape(text, quote=True)
+
+
+def title_html(title: str, subtitle: str = "") -> str:
+    """A page's heading: its title (the page's one ``h1``) and a line under it."""
+    line = f"<p>{escape(subtitle)}</p>" if subtitle else ""
+    return f"<div class='durak-title'><h1>{escape(title)}</h1>{line}</div>"
 
 
 def language_menu(i18n: I18n) -> w.Dropdown:
@@ -111,7 +118,9 @@ class BridgedPage:
     :meth:`_finish_page` once ``widget`` is built. With ``language=None`` the page stays
     pending (class :data:`PENDING_CLASS`) until the browser's hello sets the language; an
     explicit ``language`` wins and the page is ready at once. A hello's ``resume`` goes to
-    :meth:`resume`; after every change the page publishes :meth:`resume_state` to the bridge.
+    :meth:`resume`, its ``?present=``/``?step=`` to :meth:`open_with`; navigation keys go to
+    :meth:`navigate`. After every change the page publishes :meth:`resume_state`,
+    :meth:`presenting` and :meth:`url_step` to the bridge.
     """
 
     i18n: I18n
@@ -129,6 +138,24 @@ class BridgedPage:
         self.notice = w.HTML()
         self.notice.add_class("durak-notice")
 
+    def _build_page(
+        self, *body: w.Widget, header: bool = True, style: str = "", classes: Sequence[str] = ()
+    ) -> None:
+        """The usual page: the bridge, the shared style (plus ``style``), a header with the
+        page's heading (``self.heading``) and the language menu (``self.language``), the notice
+        and ``body``. The page re-renders when the language changes."""
+        children: list[w.Widget] = [self.bridge, w.HTML(f"<style>{PANEL_STYLE}{style}</style>")]
+        if header:
+            self.heading = w.HTML()
+            self.language = language_menu(self.i18n)
+            top = w.HBox([self.heading, self.language])
+            top.add_class("durak-header")
+            children.append(top)
+        self.widget = w.VBox([*children, self.notice, *body])
+        for name in ("durak-lesson", *classes):
+            self.widget.add_class(name)
+        self.i18n.on_change(lambda _code: self.render())
+
     def _finish_page(self) -> None:
         """Call at the end of the constructor: wires the handshake, marks the page pending
         (or ready at once), and applies a hello that already arrived (the shell's case)."""
@@ -141,6 +168,7 @@ class BridgedPage:
             self._on_hello(self.bridge.hello)
         else:
             self.bridge.on_hello(self._on_hello)
+        self.bridge.on_nav(self._on_nav)
         self.sync_bridge()
 
     # ------------------------------------------------------------------ to override
@@ -161,6 +189,22 @@ class BridgedPage:
         nothing changed, when it is not usable."""
         return False
 
+    def open_with(self, *, present: bool, step: int | None, resumed: bool) -> None:
+        """Apply the page address's ``?present=1`` and ``?step=N`` (already validated by the
+        bridge: ``step`` is ``None`` or a whole number, not necessarily a step of this page).
+        ``resumed``: the page just resumed a saved state, which wins over ``step``."""
+
+    def navigate(self, to: str) -> None:
+        """A navigation key from the browser: ``"next"``, ``"back"`` or ``"restart"``."""
+
+    def presenting(self) -> bool:
+        """Presenter mode is on (``?present=1`` in the address)."""
+        return False
+
+    def url_step(self) -> int:
+        """The step the address names (``?step=``), 1-based; 0 for none."""
+        return 0
+
     # ------------------------------------------------------------------ handshake
 
     def _on_hello(self, hello: Hello) -> None:
@@ -175,13 +219,32 @@ class BridgedPage:
                 log.exception("page: switching to %r failed", code)
             self._unknown_language = unknown
         resume = hello["resume"]
+        resumed = False
         if resume is not None:
             try:
-                if not self.resume(resume):
+                resumed = self.resume(resume)
+                if not resumed:
                     log.info("page: ignored a resume state that does not fit this page")
             except Exception:
                 log.exception("page: resuming failed")
+        if "present" in hello or "step" in hello:
+            try:
+                self.open_with(
+                    present=hello.get("present", False),
+                    step=hello.get("step"),
+                    resumed=resumed,
+                )
+            except Exception:
+                log.exception("page: applying ?present= / ?step= failed")
         self._ready()
+
+    def _on_nav(self, to: str) -> None:
+        if not self.ready:
+            return
+        try:
+            self.navigate(to)
+        except Exception:
+            log.exception("page: navigation key %r failed", to)
 
     def _ready(self) -> None:
         self.ready = True
@@ -220,6 +283,11 @@ class BridgedPage:
             if self.ready:
                 bridge.title = site_title(tr, self.page_title())
                 bridge.lang = tr.language
+                try:
+                    bridge.present = self.presenting()
+                    bridge.step = self.url_step()
+                except Exception:
+                    log.exception("page: could not publish the address")
             try:
                 bridge.resume = self.resume_state()
             except Exception:

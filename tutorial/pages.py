@@ -29,7 +29,7 @@ from .bridge import Hello, PageBridge
 from .i18n import I18n
 from .kernel_safety import harden_kernel
 from .lessons import LESSON_DIR
-from .page import PANEL_STYLE, PENDING_CLASS, BridgedPage, escape, overlay_texts
+from .page import PENDING_CLASS, BridgedPage, escape, overlay_texts
 
 __all__ = ["PAGES", "MessagePage", "PageFactory", "Shell", "page", "shell", "warm_up"]
 
@@ -49,6 +49,12 @@ def _house_rules(language: str | None, bridge: PageBridge | None) -> BridgedPage
     from .house_rules import HouseRulesApp
 
     return HouseRulesApp(language, bridge=bridge)
+
+
+def _sources(language: str | None, bridge: PageBridge | None) -> BridgedPage:
+    from .sources_page import SourcesApp
+
+    return SourcesApp(language, bridge=bridge)
 
 
 def _play(language: str | None, bridge: PageBridge | None) -> BridgedPage:
@@ -77,6 +83,7 @@ def _registry() -> dict[str, PageFactory]:
         pages[path.stem] = _lesson(path.stem)
     pages["house-rules"] = _house_rules
     pages["play"] = _play
+    pages["sources"] = _sources
     return pages
 
 
@@ -98,12 +105,7 @@ class MessagePage(BridgedPage):
         self._start_page(language, bridge)
         self.kind = kind
         self.body = w.HTML()
-        self.widget = w.VBox(
-            [self.bridge, w.HTML(f"<style>{PANEL_STYLE}</style>"), self.notice, self.body]
-        )
-        self.widget.add_class("durak-lesson")
-        self.widget.add_class(f"durak-{kind}")
-        self.i18n.on_change(lambda _code: self.render())
+        self._build_page(self.body, header=False, classes=[f"durak-{kind}"])
         self.render()
         self._finish_page()
 

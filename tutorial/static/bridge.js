@@ -1,17 +1,22 @@
 // The page bridge (anywidget front end): one per page, the first child of the page's root.
 //
 // When first drawn it sends ONE message:
-//   {type: "hello", lang, page, resume}
+//   {type: "hello", lang, page, resume, present, step}
 // lang: ?lang= as given (even unknown), else the first browser language that is es/en/ru,
 // else "es"; page: the last path segment without .ipynb/.html; resume: the state stored for
-// this page, only after "Start again where I was" (else null).
+// this page, only after "Start again where I was" (else null); present, step: ?present= and
+// ?step= as given (or null; Python validates them).
+// Keys: →/PageDown/Space send {type: "nav", to: "next"}, ←/PageUp {to: "back"}, R
+// {to: "restart"} (not while typing in a form control or a menu, not with Ctrl/Alt/Meta); at
+// the end of a lesson, "next" follows the link to the next lesson.
 // Then {type: "ping", n} every few seconds while the tab is visible; the kernel answers
 // {type: "pong", n}. No answer for a while => the connection-lost overlay, in the page's
 // language, with one button that reloads the page and resumes where the learner was.
 //
 // Python -> browser only, through traits: lang (html lang, ?lang= in the URL), title (the
 // tab's title), texts (the overlay's words; texts.loading: the pending label per language),
-// resume (kept in sessionStorage for this page).
+// resume (kept in sessionStorage for this page), present (?present=1 in the URL; the page's
+// zoom, --durak-zoom, follows the window's size), step (?step= in the URL; 0: none).
 
 const LANGS = ["es", "en", "ru"];
 const STATE_KEY = "durak-state:";
@@ -19,6 +24,9 @@ const FLAG_KEY = "durak-resume:";
 const OVERLAY_ID = "durak-connection-lost";
 const TIMING = { tick: 1000, every: 3000, lostAfter: 6000, ...(globalThis.durakBridgeTiming || {}) };
 const MAX_LANG = 100;
+const MAX_PARAM = 32;
+// Presenter mode scales the page so that this much of it fills the window.
+const PRESENT_VIEW = { width: 1280, height: 720 };
 
 const HELLO_SENT = new WeakSet(); // models that already said hello
 const BEATS = new WeakMap(); // model -> heartbeat state (kept across re-renders)
@@ -28,6 +36,11 @@ const BEATS = new WeakMap(); // model -> heartbeat state (kept across re-renders
 function queryLang() {
   const value = new URLSearchParams(globalThis.location.search).get("lang");
   return value ? value.slice(0, MAX_LANG) : null;
+}
+
+function queryParam(name) {
+  const value = new URLSearchParams(globalThis.location.search).get(name);
+  return value === null ? null : value.slice(0, MAX_PARAM);
 }
 
 function browserLang() {
@@ -102,15 +115,84 @@ function inJupyterLab() {
   return !document.body.hasAttribute("data-voila") && Boolean(document.querySelector(".jp-LabShell"));
 }
 
+/** Give the page its main landmark (role="main" on Voilà's or Voici's rendered cells, else on
+ * the page's root widget), so assistive technology can jump to the content and every part of
+ * the page sits in a landmark. Not in JupyterLab, whose shell has its own landmarks; not twice.
+ * `host` must be in the document (the view is attached a moment after render). */
+function markMain(host) {
+  if (!host.isConnected || inJupyterLab() || document.querySelector("main, [role='main']")) return;
+  const target = document.getElementById("rendered_cells") || host.closest(".jp-OutputArea") || host.parentElement;
+  target?.setAttribute("role", "main");
+}
+
 function currentLang() {
   const lang = document.documentElement.lang;
   return LANGS.includes(lang) ? lang : "es";
 }
 
-// Links drawn by Python carry data-durak-page="<stem>": point them at the right file.
+// Links drawn by Python carry data-durak-page="<stem>": point them at the right file (and
+// stay in presenter mode).
 function fixLink(event) {
   const link = event.target instanceof Element ? event.target.closest("a[data-durak-page]") : null;
-  if (link) link.setAttribute("href", pageHref(link.dataset.durakPage, currentLang()));
+  if (!link) return;
+  const present = queryParam("present") === "1" ? "&present=1" : "";
+  // keep an anchor (sources.ipynb#s4): the sources page scrolls to it
+  link.setAttribute("href", pageHref(link.dataset.durakPage, currentLang()) + present + link.hash);
+}
+
+// ---------------------------------------------------------------------------- presenter
+
+/** --durak-zoom on <html>: how much presenter mode scales the page (panel.css uses it). */
+function fitPresenter() {
+  const width = globalThis.innerWidth || PRESENT_VIEW.width;
+  const height = globalThis.innerHeight || PRESENT_VIEW.height;
+  const zoom = Math.max(1, Math.min(width / PRESENT_VIEW.width, height / PRESENT_VIEW.height, 4));
+  document.documentElement.style.setProperty("--durak-zoom", zoom.toFixed(3));
+}
+
+const NAV_KEYS = {
+  ArrowRight: "next",
+  PageDown: "next",
+  " ": "next",
+  ArrowLeft: "back",
+  PageUp: "back",
+  r: "restart",
+  R: "restart",
+};
+
+/** Focus in something that takes typing or arrow keys itself: the keys are its own. */
+function typingIn(target, key) {
+  if (!(target instanceof Element)) return false;
+  if (target.closest("input, select, textarea, [contenteditable=''], [contenteditable='true']")) return true;
+  if (target.closest("[role='listbox'], [role='menu'], [role='combobox'], [role='slider']")) return true;
+  // Space on a focused button or link presses that control.
+  return key === " " && Boolean(target.closest("button, a[href], summary"));
+}
+
+/** The link the finishing panel offers to the next lesson, if the page shows one. */
+function nextLessonLink() {
+  const link = document.querySelector(".durak-lesson a.durak-finish-next");
+  return link && link.getClientRects().length ? link : null;
+}
+
+function onKey(event, model) {
+  if (event.defaultPrevented || event.repeat || event.ctrlKey || event.altKey || event.metaKey) return;
+  const to = NAV_KEYS[event.key];
+  if (!to || typingIn(event.target, event.key)) return;
+  if (document.getElementById(OVERLAY_ID) || inJupyterLab()) return;
+  if (!document.querySelector(".durak-lesson-page")) return; // lesson pages only
+  event.preventDefault();
+  const link = to === "next" ? nextLessonLink() : null;
+  if (link) {
+    link.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true })); // fixLink
+    globalThis.location.assign(link.href);
+    return;
+  }
+  try {
+    model.send({ type: "nav", to });
+  } catch (_err) {
+    // the comm is gone: the heartbeat shows the overlay
+  }
 }
 
 if (!globalThis.durakBridgeLinks) {
@@ -279,6 +361,25 @@ function render({ model, el: host }) {
     }
   }
 
+  /** ?present=1 and ?step=N follow the page (like ?lang=), so the address can be shared. */
+  function applyAddress() {
+    if (!model.get("lang") || inJupyterLab()) return;
+    const url = new URL(globalThis.location.href);
+    const present = Boolean(model.get("present"));
+    const step = Number(model.get("step")) || 0;
+    if (present) url.searchParams.set("present", "1");
+    else url.searchParams.delete("present");
+    if (step > 0) url.searchParams.set("step", String(step));
+    else url.searchParams.delete("step");
+    if (url.toString() !== globalThis.location.href) {
+      try {
+        globalThis.history.replaceState(globalThis.history.state, "", url.toString());
+      } catch (_err) {
+        // some embeddings forbid it; the page works the same
+      }
+    }
+  }
+
   function applyTitle() {
     const title = model.get("title");
     if (title && !inJupyterLab()) document.title = title;
@@ -295,17 +396,39 @@ function render({ model, el: host }) {
 
   model.on("change:texts", applyTexts);
   model.on("change:lang", applyLang);
+  model.on("change:lang", applyAddress);
+  model.on("change:present", applyAddress);
+  model.on("change:step", applyAddress);
+  const keys = (event) => onKey(event, model);
+  document.addEventListener("keydown", keys);
+  globalThis.addEventListener("resize", fitPresenter);
+  fitPresenter();
   model.on("change:title", applyTitle);
   model.on("change:resume", applyResume);
   model.on("msg:custom", onMessage);
   document.addEventListener("visibilitychange", onVisibility);
   applyTexts();
   applyLang();
+  applyAddress();
   applyTitle();
+  // Lumino attaches the view after render() returns: mark the landmark once it is in place.
+  let landmarkTries = 0;
+  const placeLandmark = () => {
+    if (host.isConnected) markMain(host);
+    else if (landmarkTries++ < 100) globalThis.requestAnimationFrame(placeLandmark);
+  };
+  placeLandmark();
 
   if (!HELLO_SENT.has(model)) {
     HELLO_SENT.add(model);
-    send(model, beat, { type: "hello", lang: detected, page: pageName(), resume: takeResume() });
+    send(model, beat, {
+      type: "hello",
+      lang: detected,
+      page: pageName(),
+      resume: takeResume(),
+      present: queryParam("present"),
+      step: queryParam("step"),
+    });
   }
   applyResume(); // after the hello took what was stored: from now on, this page's state
   const timer = globalThis.setInterval(() => tick(model, beat), TIMING.tick);
@@ -316,6 +439,11 @@ function render({ model, el: host }) {
     globalThis.clearInterval(timer);
     model.off("change:texts", applyTexts);
     model.off("change:lang", applyLang);
+    model.off("change:lang", applyAddress);
+    model.off("change:present", applyAddress);
+    model.off("change:step", applyAddress);
+    document.removeEventListener("keydown", keys);
+    globalThis.removeEventListener("resize", fitPresenter);
     model.off("change:title", applyTitle);
     model.off("change:resume", applyResume);
     model.off("msg:custom", onMessage);

@@ -3,7 +3,7 @@
 // Draws the whole table from one TableView snapshot (the `view` trait, see
 // tutorial/view_model.py) and reports clicks with model.send():
 //   {type: "card", zone: "hand" | "table" | "seat", id: "10H"}
-//   {type: "action", id: "take" | "pass" | "swap" | "transfer" | "beat"}
+//   {type: "action", id: "take" | "pass" | "swap" | "transfer"}
 //   {type: "progress", data: {...}}   once, with what localStorage held at load
 // The table never applies a rule: a click on a card that cannot be played is sent too, so
 // the controller can explain why. No network access: no fonts, images or scripts are loaded.
@@ -54,6 +54,11 @@ const PIPS = {
   ],
 };
 
+/** A repeat of the card's index (its second corner, the rank on a face card), drawn by CSS
+ * from data-text (table.css): decoration, so the card's visible text is its top corner alone,
+ * which starts its accessible name ("K♥, the king of hearts"). */
+const repeated = (className, value) => h("span", { class: cls(className, "dt-repeat"), "data-text": value });
+
 /** "10H" -> "10"; "QS" -> "Q" (engine notation, not the localized rank). */
 const engineRank = (id) => text(id).slice(0, -1);
 
@@ -74,7 +79,7 @@ function cardCenter(card) {
       h(
         "span",
         { class: "dt-face", "aria-hidden": "true" },
-        h("span", { class: "dt-face-rank" }, text(card.rank)),
+        repeated("dt-face-rank", text(card.rank)),
         h("span", { class: "dt-face-suit" }, symbol),
       ),
     ];
@@ -82,17 +87,27 @@ function cardCenter(card) {
   return [h("span", { class: "dt-big-pip", "aria-hidden": "true" }, symbol)];
 }
 
+/** "10♣": the text the card shows in its corners (its rank and suit symbol). */
+const shownText = (card) => `${text(card.rank)}${text(card.symbol)}`;
+
 /**
- * A face-up card. `zone` set: a real <button> sending {type: "card", zone, id}; otherwise a
- * picture (role="img") named by the card's localized label.
+ * A face-up card. `zone` set: a real <button> sending {type: "card", zone, id}, named
+ * "10♣, the ten of clubs": its name starts with the text it shows (WCAG 2.5.3, label in
+ * name: a speech-input user says what they see). Otherwise a picture (role="img") named by
+ * the card's localized label; `seat` set: a picture of another player's face-up card, which
+ * is no control (nothing can be done with it, and a tab stop per card would keep keyboard
+ * users from their own hand), but a pointer click on it is still reported as
+ * {type: "card", zone: "seat", id} so the controller can say whose card it is.
  */
-function cardEl(card, { zone = null, extra = "", mini = false } = {}) {
+function cardEl(card, { zone = null, seat = false, extra = "", mini = false } = {}) {
   const mark = text(card.mark);
   const corner = (where) =>
     h(
       "span",
       { class: cls("dt-corner", where), "aria-hidden": "true" },
-      h("span", { class: "dt-corner-rank" }, text(card.rank)),
+      where === "is-top"
+        ? h("span", { class: "dt-corner-rank" }, text(card.rank))
+        : repeated("dt-corner-rank", text(card.rank)),
       h("span", { class: "dt-corner-suit" }, text(card.symbol)),
     );
   const className = cls(
@@ -119,13 +134,14 @@ function cardEl(card, { zone = null, extra = "", mini = false } = {}) {
         "data-zone": zone,
         "data-id": text(card.id),
         "data-key": `card:${zone}:${text(card.id)}`,
-        "aria-label": text(card.label),
+        "aria-label": `${shownText(card)}, ${text(card.label)}`,
         "aria-pressed": mark === "selected" ? "true" : null,
       },
       face,
     );
   }
-  return h("span", { class: className, role: "img", "aria-label": text(card.label) }, face);
+  const where = seat ? { "data-kind": "card", "data-zone": "seat", "data-id": text(card.id) } : {};
+  return h("span", { class: className, role: "img", "aria-label": text(card.label), ...where }, face);
 }
 
 const cardBack = (extra, style) => h("span", { class: cls("dt-back", extra), style, "aria-hidden": "true" });
@@ -184,7 +200,7 @@ function opponentEl(seat, labels) {
     },
     seatHead(seat, labels),
     faceUp
-      ? h("div", { class: "dt-seat-cards" }, seat.cards.map((card) => cardEl(card, { zone: "seat", mini: true })))
+      ? h("div", { class: "dt-seat-cards" }, seat.cards.map((card) => cardEl(card, { seat: true, mini: true })))
       : fan(seat.count),
     h("div", { class: "dt-count" }, text(seat.count_label)),
   );
@@ -368,7 +384,10 @@ function actionEl(action) {
   );
 }
 
-const MESSAGE_ICONS = { info: "i", error: "!", success: "✓", question: "?" };
+// The feedback kinds (view_model.Message): "error" is a move the rules refuse, "detour" an
+// allowed move that is not this step's point, "costly" an allowed move that costs something.
+// Each has its colour, its icon and (from Python) a short label such as "Not allowed".
+const MESSAGE_ICONS = { info: "i", error: "!", detour: "↪", costly: "⚠", success: "✓", question: "?" };
 
 // ---------------------------------------------------------------------------- progress
 
@@ -403,10 +422,14 @@ function render({ model, el }) {
   // Live regions stay in the DOM across redraws so screen readers announce changes.
   const message = h("div", { class: "dt-message", role: "status", "aria-live": "polite", "aria-atomic": "true" });
   const narration = h("p", { class: "dt-narration", "aria-live": "polite" });
+  // The feedback (message and narration) can move next to the lesson's task: a lesson page
+  // offers a .durak-feedback-slot (app.py); elsewhere it stays under the felt.
+  const feedback = h("div", { class: "durak-table dt-feedback" }, message, narration);
   felt.append(opponents, middle, you, actions);
-  root.append(felt, message, narration);
+  root.append(felt, feedback);
 
   let lastMessage = null;
+  let shownId; // the id of the message last drawn (undefined before the first draw)
 
   function focusKey() {
     const active = document.activeElement;
@@ -426,12 +449,29 @@ function render({ model, el }) {
     if (target) target.focus({ preventScroll: true });
   }
 
+  /** Move the feedback into the page's slot once both are in the document (Lumino attaches
+   * views a moment after render); without a free slot it stays in the table. */
+  let slotTries = 0;
+  function placeFeedback() {
+    const page = el.isConnected ? el.closest(".durak-lesson") : null;
+    const slot = page ? page.querySelector(".durak-feedback-slot") : null;
+    if (slot && !slot.querySelector(".dt-feedback")) {
+      slot.append(feedback);
+      fitHeight(); // now in the page: the table's room is known
+      return;
+    }
+    if (!feedback.isConnected) root.append(feedback);
+    if (!slot && slotTries++ < 120) globalThis.requestAnimationFrame(placeFeedback);
+  }
+
   function draw() {
     const view = model.get("view") || {};
     const labels = view.labels && typeof view.labels === "object" ? view.labels : {};
     const saved = focusKey();
 
     if (view.lang) root.setAttribute("lang", text(view.lang));
+    if (view.lang) feedback.setAttribute("lang", text(view.lang));
+    if (!feedback.isConnected && el.isConnected) placeFeedback();
     root.classList.toggle("hints-on", Boolean(view.hints));
     root.classList.toggle("is-busy", Boolean(view.busy));
 
@@ -447,13 +487,25 @@ function render({ model, el }) {
     const msg = view.message && typeof view.message === "object" ? view.message : null;
     const kind = msg && Object.hasOwn(MESSAGE_ICONS, msg.kind) ? msg.kind : "info";
     const msgText = msg ? text(msg.text) : "";
-    const msgKey = `${kind}\u0000${msgText}`;
+    const msgLabel = msg && msgText ? text(msg.label) : "";
+    // the card an explanation is about takes the colour of its kind of feedback
+    if (msgText) root.dataset.feedback = kind;
+    else delete root.dataset.feedback;
+    const msgKey = `${kind}\u0000${msgLabel}\u0000${msgText}`;
     if (msgKey !== lastMessage) {
       lastMessage = msgKey;
       message.className = cls("dt-message", msgText && `kind-${kind}`, !msgText && "is-empty");
       message.replaceChildren(
         ...(msgText
-          ? [h("span", { class: "dt-message-icon", "aria-hidden": "true" }, MESSAGE_ICONS[kind]), h("span", { class: "dt-message-text" }, msgText)]
+          ? [
+              h("span", { class: "dt-message-icon", "aria-hidden": "true" }, MESSAGE_ICONS[kind]),
+              h(
+                "span",
+                { class: "dt-message-text" },
+                msgLabel ? [h("strong", { class: "dt-message-label" }, msgLabel), " "] : null,
+                msgText,
+              ),
+            ]
           : []),
       );
     }
@@ -462,10 +514,51 @@ function render({ model, el }) {
     narration.classList.toggle("is-empty", !story);
 
     restoreFocus(saved);
+    fitHeight();
+    // A new message next to a long task may be below the panel's fold: bring it into view.
+    const msgId = msg && msgText ? msg.id : null;
+    if (msgId !== null && shownId !== undefined && msgId !== shownId && feedback.parentElement !== root) {
+      message.scrollIntoView({ block: "nearest" });
+    }
+    shownId = msgId;
+  }
+
+  /** On a page that gives the table a fixed height (a wide lesson page, panel.css: the
+   * table beside the panel in a .durak-stage grid), shrink the cards until the felt fits, so
+   * the hand is never below the fold; elsewhere the cards follow the width alone. */
+  let watched = null; // the stage whose size changes (presenter zoom, panel) refit the cards
+  const stageWatch =
+    typeof ResizeObserver === "function" ? new ResizeObserver(() => fitHeight()) : null;
+  function fitHeight() {
+    felt.style.removeProperty("--dt-cw-fit");
+    const stage = el.isConnected ? el.closest(".durak-stage") : null;
+    if (stage && stage !== watched && stageWatch) {
+      stageWatch.disconnect();
+      stageWatch.observe(stage);
+      watched = stage;
+    }
+    if (!stage || getComputedStyle(stage).display !== "grid") return;
+    const room = stage.getBoundingClientRect().height;
+    const fits = () => root.getBoundingClientRect().height <= room + 0.5;
+    if (fits()) return;
+    // the widest card size that fits (binary search, to the pixel)
+    const zoom = Number(felt.currentCSSZoom) || 1;
+    const card = felt.querySelector(".dt-hand .dt-card, .dt-pair .dt-attack");
+    const shown = card ? card.getBoundingClientRect().width / zoom : 96;
+    let low = 38;
+    let high = card && card.closest(".dt-pair") ? shown / 0.86 : shown;
+    while (high - low > 1) {
+      const middle = (low + high) / 2;
+      felt.style.setProperty("--dt-cw-fit", `${middle}px`);
+      if (fits()) low = middle;
+      else high = middle;
+    }
+    felt.style.setProperty("--dt-cw-fit", `${Math.floor(low)}px`);
   }
 
   function onClick(event) {
-    const button = event.target instanceof Element ? event.target.closest("button[data-kind]") : null;
+    // Buttons, and the pictures of other players' face-up cards (see cardEl).
+    const button = event.target instanceof Element ? event.target.closest("[data-kind]") : null;
     if (!button || !root.contains(button)) return;
     const { kind, zone, id } = button.dataset;
     if (kind === "card") model.send({ type: "card", zone, id });
@@ -478,9 +571,11 @@ function render({ model, el }) {
 
   root.addEventListener("click", onClick);
   model.on("change:view", draw);
+  globalThis.addEventListener("resize", fitHeight);
   model.on("change:progress", onProgress);
   draw();
   el.append(root);
+  placeFeedback();
 
   if (!PROGRESS_SENT.has(model)) {
     PROGRESS_SENT.add(model);
@@ -490,8 +585,11 @@ function render({ model, el }) {
   return () => {
     root.removeEventListener("click", onClick);
     model.off("change:view", draw);
+    globalThis.removeEventListener("resize", fitHeight);
+    stageWatch?.disconnect();
     model.off("change:progress", onProgress);
     root.remove();
+    feedback.remove();
   };
 }
 
