@@ -21,6 +21,8 @@ from typing import Any, Final
 from .cards import DECK_SIZES, Rank, lowest_rank
 
 __all__ = [
+    "ENUM_FIELDS",
+    "FIELD_NAMES",
     "PRESETS",
     "AttackerAfterDefenderOut",
     "CapScope",
@@ -180,7 +182,7 @@ class Rules:
     def __post_init__(self) -> None:
         if self.deck_size not in DECK_SIZES:
             raise RulesError(f"deck_size must be one of {sorted(DECK_SIZES)}, not {self.deck_size}")
-        for name, enum_type in _ENUM_FIELDS.items():
+        for name, enum_type in ENUM_FIELDS.items():
             value = getattr(self, name)
             if not isinstance(value, enum_type):
                 try:
@@ -249,7 +251,7 @@ class Rules:
 
     def replace(self, **changes: Any) -> Rules:
         """A copy with some fields changed (validated again)."""
-        unknown = set(changes) - _FIELD_NAMES
+        unknown = set(changes) - FIELD_NAMES
         if unknown:
             raise RulesError(f"unknown rules field(s): {', '.join(sorted(unknown))}")
         return dataclasses.replace(self, **changes)
@@ -284,7 +286,8 @@ class Rules:
         return {k: (mine[k], theirs[k]) for k in mine if mine[k] != theirs[k]}
 
 
-_ENUM_FIELDS: Final[dict[str, type[StrEnum]]] = {
+ENUM_FIELDS: Final[dict[str, type[StrEnum]]] = {
+    # The fields whose values are enums, and their types (for validation and for wording them).
     "first_attacker": FirstAttacker,
     "no_trump_fallback": NoTrumpFallback,
     "cap_scope": CapScope,
@@ -296,7 +299,8 @@ _ENUM_FIELDS: Final[dict[str, type[StrEnum]]] = {
     "attacker_after_defender_out": AttackerAfterDefenderOut,
     "trump_swap": TrumpSwap,
 }
-_FIELD_NAMES: Final = frozenset(f.name for f in dataclasses.fields(Rules))
+FIELD_NAMES: Final = frozenset(f.name for f in dataclasses.fields(Rules))
+"""The names of every :class:`Rules` field."""
 
 
 @dataclass(frozen=True, slots=True)

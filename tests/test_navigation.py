@@ -187,6 +187,7 @@ def test_the_page_at_the_end_offers_the_next_lesson_not_a_dead_next() -> None:
     html = app.finish.value
     assert "durak-finish-next" in html and "02-bout.ipynb?lang=es" in html
     assert "data-durak-page='02-bout'" in html and "★★★" in html
+    assert table_view(app.controller)["actions"] == []  # no Done/Take that can do nothing
     press(app.free)
     assert app.controller.free_play and app.finish.value == ""
     assert app.next.layout.display == "none"  # no step to go on to in free play

@@ -128,9 +128,9 @@ def table_view(ctl: LessonController) -> TableView:
     ]
     kinds = {a.kind for a in legal}
     actions: list[ActionButton] = []
-    # In free play, no button while the computer moves or once the game is over: it would do
-    # nothing (a click on a card says why the learner waits).
-    waiting = ctl.free_play and not legal
+    # In free play, no button while the computer moves or once the game is over, and none
+    # once the lesson is finished: it would do nothing (a click on a card says why).
+    waiting = (ctl.free_play and not legal) or (ctl.completed and not ctl.free_play)
     if waiting:
         pass
     elif you == s.defender and game.phase is not Phase.OVER:

@@ -15,7 +15,6 @@ Values may be given as the enum member or its string (as ``Rules.differences`` r
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
 from enum import StrEnum
 from typing import Final
@@ -33,6 +32,7 @@ from durak_core import (
     ThrowInTiming,
     TrumpSwap,
 )
+from durak_core.rules import ENUM_FIELDS, FIELD_NAMES
 
 from .i18n import Gettext
 
@@ -62,19 +62,6 @@ OPTION_FIELDS: Final[tuple[str, ...]] = (
     "allow_draw",
 )
 
-_ENUMS: Final[dict[str, type[StrEnum]]] = {
-    "first_attacker": FirstAttacker,
-    "no_trump_fallback": NoTrumpFallback,
-    "cap_scope": CapScope,
-    "hand_cap": HandCap,
-    "first_bout_cap": FirstBoutCap,
-    "throw_in_rights": ThrowInRights,
-    "throw_in_priority": ThrowInPriority,
-    "throw_in_timing": ThrowInTiming,
-    "attacker_after_defender_out": AttackerAfterDefenderOut,
-    "trump_swap": TrumpSwap,
-}
-_RULES_FIELDS: Final = frozenset(f.name for f in dataclasses.fields(Rules))
 
 
 def option_name(name: str, tr: Gettext) -> str:
@@ -121,8 +108,8 @@ def option_value(
     """
     name = _field(name)
     rules = rules or Rules()
-    if name in _ENUMS:
-        value = _ENUMS[name](str(value))
+    if name in ENUM_FIELDS:
+        value = ENUM_FIELDS[name](str(value))
     match name:
         case "deck_size":
             return _deck(int(_number(value)), tr)
@@ -182,8 +169,8 @@ def option_text(
 def option_values(name: str) -> tuple[object, ...]:
     """Every value a field can take (numbers: the range :class:`Rules` accepts)."""
     name = _field(name)
-    if name in _ENUMS:
-        return tuple(_ENUMS[name])
+    if name in ENUM_FIELDS:
+        return tuple(ENUM_FIELDS[name])
     return {
         "deck_size": (24, 36, 52),
         "hand_size": (6, 7),
@@ -202,7 +189,7 @@ def option_values(name: str) -> tuple[object, ...]:
 
 
 def _field(name: str) -> str:
-    if name not in _RULES_FIELDS:
+    if name not in FIELD_NAMES:
         raise KeyError(f"no rules field {name!r}")
     return name
 

@@ -170,6 +170,21 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None).prctl(pr_set_pdeathsig, signal.SIGTERM)
 
 
+def stop_process_group(process: subprocess.Popen[bytes] | None, timeout: float = 15.0) -> None:
+    """SIGTERM to ``process``'s group (a server then shuts its kernels down), SIGKILL if it
+    lingers; nothing when it has already exited."""
+    if process is None or process.poll() is not None:
+        return
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGTERM)
+    try:
+        process.wait(timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(5)
+
+
 @dataclass
 class VoilaServer:
     """``python -m durak_server`` (standalone Voilà) on ``host:port``, as a process group.
@@ -255,16 +270,7 @@ class VoilaServer:
         if own_root is not None:
             self.root = None
             shutil.rmtree(own_root, ignore_errors=True)
-        if process is None or process.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait(5)
+        stop_process_group(process, timeout)
 
     def log_text(self) -> str:
         try:

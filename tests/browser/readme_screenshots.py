@@ -80,7 +80,8 @@ SHOTS = (
     Shot("lesson-ru", "03-growing-round", "ru", (1280, 720), {"step": "6"}),
     Shot("lesson-en", "09-who-throws-in", "en", (1280, 720), {"step": "3"}),
     Shot("index-es", "index", "es", (1280, 900), full_page=False),
-    Shot("phone-es", "01-beating", "es", (375, 812), {"step": "3"}, full_page=True),
+    # a phone is 375 px wide; the page scrolls inside Voilà, so the shot is as tall as the page
+    Shot("phone-es", "01-beating", "es", (375, 1480), {"step": "3"}),
     Shot("presenter-es", "04-hand-cap", "es", (1920, 1080), {"step": "2", "present": "1"}),
     Shot("house-rules-ru", "house-rules", "ru", (1280, 900)),
     Shot("finished-es", "01-beating", "es", (1280, 720), before=_finish_lesson_one),

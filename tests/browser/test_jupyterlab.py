@@ -19,7 +19,6 @@ import os
 import re
 import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -44,6 +43,7 @@ from .harness import (
     free_port,
     new_context,
     screenshot,
+    stop_process_group,
 )
 from .test_lessons import Walker
 
@@ -140,16 +140,7 @@ class LabServer:
         """SIGTERM to the process group (the server shuts its kernels down), SIGKILL if it
         lingers."""
         process, self.process = self.process, None
-        if process is None or process.poll() is not None:
-            return
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout)
-        except subprocess.TimeoutExpired:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop_process_group(process, timeout)
 
     def log_tail(self, lines: int = 40) -> str:
         try:
