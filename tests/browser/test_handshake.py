@@ -26,7 +26,7 @@ def test_lang_ru_gives_a_russian_page(page: Page, browser_log: BrowserLog) -> No
     title = ru.gettext(find_lesson("growing-round").title)
     expect(page.locator("html")).to_have_attribute("lang", "ru")
     expect(page).to_have_title(tab_title("ru", title))
-    expect(page.locator(".durak-title h2")).to_have_text(title)
+    expect(page.locator(".durak-title h1")).to_have_text(title)
     expect(page.locator(".durak-loading")).to_be_hidden()
     assert page.evaluate("location.search") == "?lang=ru"
     browser_log.assert_clean()
@@ -42,7 +42,7 @@ def test_without_lang_the_browser_language_decides(
         en = translator("en")
         expect(page.locator("html")).to_have_attribute("lang", "en")
         expect(page).to_have_title(en.gettext("Learn Durak"))
-        expect(page.locator(".durak-title h2")).to_have_text(en.gettext("Learn Durak"))
+        expect(page.locator(".durak-title h1")).to_have_text(en.gettext("Learn Durak"))
         expect(page).to_have_url(re.compile(r"/index\.ipynb\?lang=en$"))
         # The index links carry the language, to .ipynb pages on Voilà.
         expect(page.locator("a.durak-index-link").first).to_have_attribute(
@@ -77,7 +77,7 @@ def test_unknown_language_falls_back_visibly_and_the_menu_sets_the_url(
 
     page.reload(wait_until="commit")
     page.locator(HAND).wait_for(state="visible")
-    expect(page.locator(".durak-title h2")).to_have_text(en.gettext(title))
+    expect(page.locator(".durak-title h1")).to_have_text(en.gettext(title))
     expect(menu.locator("option:checked")).to_have_text("English")
     expect(page).to_have_title(tab_title("en", en.gettext(title)))
     browser_log.assert_clean()
