@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import reprlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -106,3 +108,13 @@ def refuse(
 
 def of_kind(game: Game, kind: EventKind, since: int = 0) -> list[Event]:
     return [e for e in game.events_since(since) if e.kind is kind]
+
+
+def stable_id(value: object, width: int) -> str:
+    """A parametrize id from ``repr(value)`` without memory addresses (they differ between
+    pytest-xdist workers, which must collect the same ids)."""
+    try:
+        text = repr(value)
+    except (RecursionError, ValueError):  # very deep nesting, a huge number
+        text = reprlib.repr(value)
+    return re.sub(r" at 0x[0-9a-f]+|0x[0-9a-f]+", "", text)[:width]

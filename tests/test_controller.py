@@ -4,11 +4,11 @@ input changes nothing, steps and stars follow the lesson, free play runs the oth
 from __future__ import annotations
 
 import json
-import reprlib
 from typing import Any
 
 import pytest
 
+from tests.helpers import stable_id
 from tests.lesson_clicks import clicks_for, complete
 from tutorial.controller import LessonController, stars_for
 from tutorial.i18n import I18n
@@ -406,7 +406,7 @@ def _variants() -> list[object]:
     return broken
 
 
-@pytest.mark.parametrize("state", _variants(), ids=lambda s: reprlib.repr(s)[:50])
+@pytest.mark.parametrize("state", _variants(), ids=lambda s: stable_id(s, 50))
 def test_an_invalid_resume_state_changes_nothing(state: object) -> None:
     lesson = find_lesson("transfer")
     c = LessonController(lesson, I18n("en"))

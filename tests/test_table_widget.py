@@ -9,12 +9,12 @@ from __future__ import annotations
 import copy
 import logging
 import re
-import reprlib
 from typing import Any
 
 import pytest
 from ipywidgets.widgets import widget as ipywidget
 
+from tests.helpers import stable_id
 from tutorial.table_widget import ACTION_IDS, PROGRESS_MAX_CHARS, TableWidget, validate_click
 
 
@@ -299,7 +299,7 @@ FORGED: list[object] = [
 ]
 
 
-@pytest.mark.parametrize("content", FORGED, ids=lambda c: reprlib.repr(c)[:40])
+@pytest.mark.parametrize("content", FORGED, ids=lambda c: stable_id(c, 40))
 def test_forged_messages_are_dropped_silently(
     messages: list[tuple[str, Any]], content: object
 ) -> None:

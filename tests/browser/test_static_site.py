@@ -37,6 +37,7 @@ from tutorial.index_page import notebook_name
 from tutorial.lessons import load_lessons
 
 from .harness import CHROMIUM, CHROMIUM_ARGS, REPO, chromium_missing_reason, screenshot
+from .test_game_page import CLICK_SOMETHING, LOG, RECORDER, TABLE
 from .test_lessons import Walker
 
 if TYPE_CHECKING:
@@ -74,6 +75,8 @@ def static_site_url() -> Iterator[str]:
     if reason:
         pytest.skip(reason)
     started = time.monotonic()
+    # Every static-site test lives in this file, so with pytest -n --dist loadfile a single
+    # worker builds and serves the site.
     result = subprocess.run(
         [str(BUILD_SCRIPT), "--if-stale"],
         cwd=REPO,
@@ -242,3 +245,32 @@ def test_every_page_draws_offline_in_russian(
     errors = [e for e in traffic.errors if e != NO_SERVICE_WORKER_ERROR]
     assert not errors, "\n".join(errors)
     assert not traffic.outside(), f"requests left 127.0.0.1: {traffic.outside()}"
+
+
+def test_the_static_site_paces_the_computer_too(
+    offline: tuple[BrowserContext, Traffic],
+) -> None:
+    """In Voici the kernel is Pyodide in the browser and its event loop is the browser's: the
+    computer's moves still come one at a time, each its own change of the log. (The page's
+    handshake and drawing are test_static_site.py's: here only the DOM is read.)"""
+    context, traffic = offline
+    page = context.new_page()
+    page.goto(f"{PAGES}play.html?lang=en", wait_until="commit", timeout=COLD_PAGE_MS)
+    page.locator(".durak-log .dl-list").first.wait_for(state="attached", timeout=COLD_PAGE_MS)
+    page.evaluate(RECORDER)
+    computer = page.locator(f"{LOG}.kind-move:not(.is-you)")
+    for _ in range(30):
+        if computer.count() >= 3 or page.locator(".durak-result").count():
+            break
+        # Take, Done, or a card: whatever the learner may click (an answer of the kernel each)
+        page.evaluate(CLICK_SOMETHING)
+        expect(page.locator(TABLE)).not_to_have_class(
+            re.compile(r"\bis-busy\b"), timeout=COLD_PAGE_MS
+        )
+    batches: list[int] = page.evaluate("window.durakLog.batches")
+    assert computer.count() >= 3
+    assert batches and set(batches) == {1}, batches
+    page.close()
+    errors = [e for e in traffic.errors if e != NO_SERVICE_WORKER_ERROR]
+    assert not errors, "\n".join(errors)
+    assert not traffic.outside()
