@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import os
+from pathlib import Path
 from typing import Any, ClassVar
 
 import comm
@@ -46,3 +47,16 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
                 red=True,
             )
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture
+def no_server_language(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A pre-started kernel knows nothing of the page's URL or the browser's languages; the
+    machine's resume key (play page) is kept in a private runtime directory. Page tests use it
+    with ``pytestmark = pytest.mark.usefixtures("no_server_language")``."""
+    from tutorial.game_page import RESUME_KEY_ENV
+
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    monkeypatch.delenv("HTTP_ACCEPT_LANGUAGE", raising=False)
+    monkeypatch.delenv(RESUME_KEY_ENV, raising=False)
+    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "jupyter-runtime"))

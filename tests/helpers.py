@@ -118,3 +118,13 @@ def stable_id(value: object, width: int) -> str:
     except (RecursionError, ValueError):  # very deep nesting, a huge number
         text = reprlib.repr(value)
     return re.sub(r" at 0x[0-9a-f]+|0x[0-9a-f]+", "", text)[:width]
+
+
+def say(bridge: Any, content: object) -> None:
+    """Deliver ``content`` as the browser's custom message to a widget (what ipywidgets does)."""
+    bridge._handle_custom_msg(content, [])
+
+
+def press(button: Any) -> None:
+    """Click an ipywidgets Button as the browser does."""
+    button._handle_button_msg(None, {"event": "click"}, [])

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import say
 from tests.lesson_clicks import clicks_for, expected_action
 from tutorial import pages
 from tutorial.app import LessonApp
@@ -28,24 +29,11 @@ from tutorial.lesson_view import panel_view, table_view
 from tutorial.page import PENDING_CLASS, BridgedPage
 from tutorial.pages import PAGES, MessagePage, Shell, page
 
-
-@pytest.fixture(autouse=True)
-def no_server_language(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """A pre-started kernel knows nothing of the page's URL or the browser's languages; the
-    machine's resume key (play page) is kept in a private runtime directory."""
-    monkeypatch.delenv("QUERY_STRING", raising=False)
-    monkeypatch.delenv("HTTP_ACCEPT_LANGUAGE", raising=False)
-    monkeypatch.delenv(RESUME_KEY_ENV, raising=False)
-    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "jupyter-runtime"))
+pytestmark = pytest.mark.usefixtures("no_server_language")
 
 
 def hello(lang: str = "es", page_name: str = "index", resume: object = None) -> dict[str, Any]:
     return {"type": "hello", "lang": lang, "page": page_name, "resume": resume}
-
-
-def say(bridge: PageBridge, content: object) -> None:
-    """Deliver ``content`` as the browser's custom message (what ipywidgets does)."""
-    bridge._handle_custom_msg(content, [])
 
 
 def pongs(messages: list[tuple[str, Any]]) -> list[Any]:

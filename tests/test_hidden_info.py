@@ -24,6 +24,7 @@ import pytest
 from comm.base_comm import BaseComm
 
 from durak_core import Card, observe
+from tests.helpers import press
 from tests.lesson_clicks import clicks_for, complete
 from tutorial.app import LessonApp
 from tutorial.controller import LessonController
@@ -135,10 +136,6 @@ def browser_click(app: Any, content: dict[str, Any]) -> None:
     app.table._handle_msg(
         {"content": {"data": {"method": "custom", "content": content}}, "buffers": []}
     )
-
-
-def press(button: Any) -> None:
-    button._handle_button_msg(None, {"event": "click"}, [])
 
 
 def play_to_the_end(app: Any, rng: random.Random) -> int:

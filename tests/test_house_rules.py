@@ -19,7 +19,7 @@ import ipywidgets as w
 import pytest
 
 from durak_core import PRESETS
-from tutorial.game_page import RESUME_KEY_ENV, GameApp
+from tutorial.game_page import GameApp
 from tutorial.house_rules import SCENARIOS as SCENARIOS_FILE
 from tutorial.house_rules import (
     HouseRulesApp,
@@ -38,12 +38,7 @@ CYRILLIC = re.compile("[а-яё]", re.IGNORECASE)
 BARE_SOURCE_CODE = re.compile(r"\bS[0-4]\b")
 
 
-@pytest.fixture(autouse=True)
-def no_server_language(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.delenv("QUERY_STRING", raising=False)
-    monkeypatch.delenv("HTTP_ACCEPT_LANGUAGE", raising=False)
-    monkeypatch.delenv(RESUME_KEY_ENV, raising=False)
-    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "jupyter-runtime"))
+pytestmark = pytest.mark.usefixtures("no_server_language")
 
 
 class _Text(HTMLParser):

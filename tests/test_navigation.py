@@ -20,11 +20,12 @@ from typing import Any
 
 import pytest
 
+from tests.helpers import press, say
 from tests.lesson_clicks import clicks_for, complete, expected_action
 from tutorial.app import PRESENT_CLASS, LessonApp
-from tutorial.bridge import MAX_PARAM, MAX_STEP, PageBridge, validate_message
+from tutorial.bridge import MAX_PARAM, MAX_STEP, validate_message
 from tutorial.controller import LessonController, stars_for, two_star_slips
-from tutorial.game_page import RESUME_KEY_ENV, GameApp
+from tutorial.game_page import GameApp
 from tutorial.i18n import I18n, translator
 from tutorial.lesson_view import feedback_label, finish_view, lesson_links, panel_view, table_view
 from tutorial.lessons import Lesson, load_lessons
@@ -33,24 +34,11 @@ LESSONS = load_lessons()
 BY_ID = {lesson.id: lesson for lesson in LESSONS}
 
 
-@pytest.fixture(autouse=True)
-def no_server_language(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.delenv("QUERY_STRING", raising=False)
-    monkeypatch.delenv("HTTP_ACCEPT_LANGUAGE", raising=False)
-    monkeypatch.delenv(RESUME_KEY_ENV, raising=False)
-    monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "jupyter-runtime"))
+pytestmark = pytest.mark.usefixtures("no_server_language")
 
 
 def hello(lang: str = "en", page: str = "01-beating", **extra: object) -> dict[str, Any]:
     return {"type": "hello", "lang": lang, "page": page, "resume": None, **extra}
-
-
-def say(bridge: PageBridge, content: object) -> None:
-    bridge._handle_custom_msg(content, [])
-
-
-def press(button: Any) -> None:
-    button._handle_button_msg(None, {"event": "click"}, [])
 
 
 def controller(lesson_id: str = "growing-round", lang: str = "en") -> LessonController:
