@@ -108,7 +108,8 @@ def take(shots: tuple[Shot, ...], out: Path = DOCS) -> list[Path]:
             path = out / f"screenshot-{shot.name}.png"
             page.screenshot(path=str(path), full_page=shot.full_page)
             written.append(path)
-            print(f"{path.relative_to(REPO)}  {width}×{height}")
+            shown = path.relative_to(REPO) if path.is_relative_to(REPO) else path
+            print(f"{shown}  {width}×{height}")
             context.close()
         browser.close()
     return written
