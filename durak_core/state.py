@@ -25,15 +25,14 @@ class State:
 
     __slots__ = (
         "active",
-        "actors",
         "attacker",
         "attacks",
         "bouts",
         "defences",
         "defender",
+        "defender_hand_at_start",
         "discard",
         "durak",
-        "h0",
         "hands",
         "lead_attacker",
         "low_trump_origin",
@@ -42,6 +41,7 @@ class State:
         "phase",
         "stock",
         "taking",
+        "throw_in_turn",
         "trump",
         "turnup",
         "turnup_holder",
@@ -58,14 +58,14 @@ class State:
     defences: list[Card | None]
     active: list[bool]
     passed: list[bool]
-    actors: list[int]
+    throw_in_turn: list[int]
     """Seats that may add a card or pass now, in priority order (derived, kept for speed)."""
     attacker: int
     """The bout's main attacker: throw-in priority and «Vecinos» rights start with him."""
     lead_attacker: int
     """Who led the bout; drawing starts with him."""
     defender: int
-    h0: int
+    defender_hand_at_start: int
     """The defender's hand when he became defender (the hand cap, C8)."""
     phase: Phase
     taking: bool
@@ -90,11 +90,11 @@ class State:
         new.defences = self.defences[:]
         new.active = self.active[:]
         new.passed = self.passed[:]
-        new.actors = self.actors
+        new.throw_in_turn = self.throw_in_turn
         new.attacker = self.attacker
         new.lead_attacker = self.lead_attacker
         new.defender = self.defender
-        new.h0 = self.h0
+        new.defender_hand_at_start = self.defender_hand_at_start
         new.phase = self.phase
         new.taking = self.taking
         new.bouts = self.bouts
@@ -103,6 +103,11 @@ class State:
         new.out_order = self.out_order[:]
         new.durak = self.durak
         return new
+
+    @property
+    def h0(self) -> int:
+        """Old name of :attr:`defender_hand_at_start`."""
+        return self.defender_hand_at_start
 
     def key(self) -> tuple[object, ...]:
         """A hashable summary that is equal exactly when two states are equal."""
@@ -119,7 +124,7 @@ class State:
             self.attacker,
             self.lead_attacker,
             self.defender,
-            self.h0,
+            self.defender_hand_at_start,
             self.phase,
             self.taking,
             self.bouts,
@@ -138,7 +143,7 @@ class State:
         return {
             name: (getattr(self, name), getattr(other, name))
             for name in sorted(State.__slots__)
-            if name != "actors" and getattr(self, name) != getattr(other, name)
+            if name != "throw_in_turn" and getattr(self, name) != getattr(other, name)
         }
 
     def __eq__(self, other: object) -> bool:

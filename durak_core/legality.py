@@ -1,0 +1,187 @@
+"""Why an action is refused: each check returns an :class:`IllegalAction` with a reason code
+and the numbers that decide it, or ``None`` when the action is legal."""
+
+from __future__ import annotations
+
+from ._base import BEAT, LEAD, PASS, SWAP, TAKE, THROW, TRANSFER
+from .actions import Action
+from .bout import BoutRules
+from .cards import Card, beat_failure
+from .reasons import IllegalAction, Reason
+from .rules import ThrowInPriority
+from .state import Phase
+
+__all__ = ["Legality"]
+
+
+class Legality(BoutRules):
+    """The refusal checks behind ``Game.play``, ``is_legal`` and ``why_illegal``."""
+
+    __slots__ = ()
+
+    def _refusal(self, action: Action) -> IllegalAction | None:
+        s = self._state
+        kind, seat, card = action.kind, action.seat, action.card
+        if s.phase is Phase.OVER:
+            return IllegalAction(Reason.GAME_OVER, action)
+        if not isinstance(seat, int) or not 0 <= seat < self.players:
+            return IllegalAction(Reason.NO_SUCH_SEAT, action, seat=seat, players=self.players)
+        if not s.active[seat]:
+            return IllegalAction(Reason.PLAYER_OUT, action, seat=seat)
+        if (kind is PASS or kind is TAKE or kind is SWAP) and (
+            card is not None or action.target is not None
+        ):
+            return IllegalAction(Reason.MALFORMED_ACTION, action, kind=kind)
+        if kind is PASS:
+            return self._pass_refusal(action)
+        if kind is TAKE:
+            return self._defender_refusal(action)
+        if kind is SWAP:
+            partner = self._swap_partner(seat)
+            if isinstance(partner, Reason):
+                return IllegalAction(
+                    partner, action, seat=seat, card=self._low_trump(), turnup=s.turnup
+                )
+            return None
+        if not isinstance(card, Card) or (kind is BEAT) != isinstance(action.target, Card):
+            return IllegalAction(Reason.MALFORMED_ACTION, action, kind=kind)
+        if card not in s.hands[seat]:
+            return IllegalAction(Reason.CARD_NOT_IN_HAND, action, seat=seat, card=card)
+        if kind is LEAD:
+            if s.phase is not Phase.LEAD:
+                return IllegalAction(
+                    Reason.BOUT_IN_PROGRESS, action, attacker=s.attacker, defender=s.defender
+                )
+            if seat != s.attacker:
+                return IllegalAction(Reason.NOT_ATTACKER, action, seat=seat, attacker=s.attacker)
+            return None
+        if kind is BEAT or kind is TRANSFER:
+            return self._defender_refusal(action)
+        if kind is THROW:
+            return self._throw_refusal(action)
+        return IllegalAction(Reason.MALFORMED_ACTION, action, kind=kind)
+
+    def _throw_refusal(self, action: Action) -> IllegalAction | None:
+        s = self._state
+        seat = action.seat
+        card = action.card
+        assert card is not None
+        if s.phase is Phase.LEAD:
+            return IllegalAction(Reason.MUST_LEAD, action, attacker=s.attacker)
+        if seat == s.defender:
+            return IllegalAction(Reason.DEFENDER_CANNOT_THROW, action, seat=seat)
+        cap = self._cap()
+        if cap.room <= 0 and not self._neighbour_refusal(action):
+            # a full table is the real reason, whatever the timing or priority (S0, S1, S3)
+            return IllegalAction(Reason.CAP_REACHED, action, **cap._asdict())
+        refusal = self._turn_refusal(action)
+        if refusal is not None:
+            return refusal
+        why = self._throwable(seat, card, self._rank_set())
+        if why is Reason.RANK_NOT_ON_TABLE:
+            return IllegalAction(why, action, card=card, ranks=sorted(self._rank_set()))
+        if why is Reason.ONLY_FIRST_RANK:
+            return IllegalAction(
+                why, action, card=card, rank=s.attacks[0].rank, privileged=list(self._neighbours())
+            )
+        return None
+
+    def _neighbour_refusal(self, action: Action) -> IllegalAction | None:
+        seat = action.seat
+        if self._neighbours_only() and seat not in self._neighbours():
+            only_from = self.rules.neighbours_only_from
+            return IllegalAction(
+                Reason.NOT_A_NEIGHBOUR,
+                action,
+                seat=seat,
+                neighbours=list(self._neighbours()),
+                active=self._n_active() if only_from is not None else None,
+            )
+        return None
+
+    def _turn_refusal(self, action: Action) -> IllegalAction | None:
+        """Rights, timing and priority for a throw-in or pass by a non-defender."""
+        s = self._state
+        seat = action.seat
+        refusal = self._neighbour_refusal(action)
+        if refusal is not None:
+            return refusal
+        if not self._window_open():
+            return IllegalAction(Reason.WAIT_FOR_DEFENCE, action, unbeaten=s.defences.count(None))
+        if s.passed[seat] and self.rules.throw_in_priority is ThrowInPriority.ATTACKER_UNTIL_PASS:
+            return IllegalAction(Reason.ALREADY_PASSED, action, seat=seat)
+        actors = s.throw_in_turn
+        if seat not in actors:
+            if not actors and self._room() <= 0:
+                return IllegalAction(Reason.CAP_REACHED, action, **self._cap()._asdict())
+            priority = actors[0] if actors else None
+            if s.passed[seat] and priority is None:
+                return IllegalAction(Reason.ALREADY_PASSED, action, seat=seat)
+            return IllegalAction(Reason.NOT_YOUR_PRIORITY, action, seat=seat, priority=priority)
+        return None
+
+    def _pass_refusal(self, action: Action) -> IllegalAction | None:
+        s = self._state
+        seat = action.seat
+        if s.phase is Phase.LEAD:
+            if seat == s.attacker:
+                return IllegalAction(Reason.MUST_LEAD, action, attacker=s.attacker)
+            return IllegalAction(Reason.NOTHING_TO_PASS, action, seat=seat)
+        if seat == s.defender:
+            return IllegalAction(
+                Reason.DEFENDER_CANNOT_PASS, action, seat=seat, unbeaten=s.defences.count(None)
+            )
+        return self._turn_refusal(action)
+
+    def _defender_refusal(self, action: Action) -> IllegalAction | None:
+        s = self._state
+        seat, kind, card = action.seat, action.kind, action.card
+        if kind is TRANSFER and not self.rules.transfer:
+            return IllegalAction(Reason.TRANSFER_DISABLED, action)
+        if seat != s.defender:
+            return IllegalAction(Reason.NOT_DEFENDER, action, seat=seat, defender=s.defender)
+        if s.phase is Phase.LEAD:
+            return IllegalAction(Reason.MUST_LEAD, action, attacker=s.attacker)
+        if s.taking:
+            return IllegalAction(Reason.ALREADY_TAKING, action, defender=seat)
+        if kind is TAKE:
+            if None not in s.defences:
+                return IllegalAction(Reason.NOTHING_TO_TAKE, action)
+            return None
+        assert card is not None
+        if kind is BEAT:
+            target = action.target
+            try:
+                i = s.attacks.index(target)  # type: ignore[arg-type]
+            except ValueError:
+                return IllegalAction(Reason.NO_SUCH_ATTACK_CARD, action, target=target)
+            beaten_by = s.defences[i]
+            if beaten_by is not None:
+                return IllegalAction(Reason.ALREADY_BEATEN, action, target=target, by=beaten_by)
+            assert target is not None
+            why = beat_failure(card, target, s.trump)
+            if why is not None:
+                return IllegalAction(
+                    Reason.CANNOT_BEAT, action, card=card, target=target, trump=s.trump, why=why
+                )
+            return None
+        # transfer (perevodnoy, S1/S2)
+        if any(d is not None for d in s.defences):
+            return IllegalAction(Reason.TRANSFER_AFTER_BEAT, action)
+        rank = s.attacks[0].rank
+        if card.rank is not rank:
+            return IllegalAction(Reason.TRANSFER_RANK_MISMATCH, action, card=card, rank=rank)
+        nxt = self._next_active(seat)
+        needed = len(s.attacks) + 1
+        base = self._cap().base_cap
+        next_hand = len(s.hands[nxt])
+        if needed > next_hand or needed > base:
+            return IllegalAction(
+                Reason.TRANSFER_NO_ROOM,
+                action,
+                next_defender=nxt,
+                next_hand=next_hand,
+                needed=needed,
+                base_cap=base,
+            )
+        return None
