@@ -19,7 +19,7 @@ from .events import Event
 from .rules import Rules
 from .state import State
 
-__all__ = ["GameBase", "PositionError"]
+__all__ = ["GameBase", "NoEvents", "PositionError"]
 
 LEAD, BEAT, THROW, TRANSFER, TAKE, PASS, SWAP = (
     ActionKind.LEAD,
@@ -35,6 +35,18 @@ LEAD, BEAT, THROW, TRANSFER, TAKE, PASS, SWAP = (
 new_action = partial(tuple.__new__, Action)
 new_event = partial(tuple.__new__, Event)
 NO_CARDS: tuple[Card, ...] = ()
+
+
+class NoEvents(list[Event]):
+    """The event log of a playout game: it records nothing (appending is a no-op)."""
+
+    __slots__ = ()
+
+    def append(self, event: Event, /) -> None:
+        pass
+
+    def extend(self, events: object, /) -> None:
+        pass
 
 
 class PositionError(ValueError):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ._base import GameBase, PositionError
+from ._base import GameBase, NoEvents, PositionError
 from .actions import Action
 from .bout import Cap
 from .cards import Card, Rank, Suit
@@ -216,16 +216,17 @@ class Game(Setup):
         """The attack limit now and how it is computed (C7, C8, C9)."""
         return self._cap()
 
-    def copy(self, *, history: bool = False, undo: bool = True) -> Game:
+    def copy(self, *, history: bool = False, undo: bool = True, events: bool = True) -> Game:
         """An independent game in the same position, with the same record of actions.
 
         ``history=True`` also copies the undo snapshots, so the copy can take moves back past
-        the moment of copying; ``undo=False`` makes a fast copy for playouts that never undo."""
+        the moment of copying; ``undo=False`` makes a fast copy for playouts that never undo;
+        ``events=False`` records no more events (the copy's :attr:`events` is empty)."""
         other = object.__new__(Game)
         for name in GameBase.__slots__:
             setattr(other, name, getattr(self, name))
         other._state = self._state.copy()
-        other._events = self._events[:]
+        other._events = self._events[:] if events else NoEvents()
         other._actions = self._actions[:]
         if not undo:
             other._undo = None

@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Self
 
-from ._base import PositionError
+from ._base import NoEvents, PositionError
 from .cards import Card, CardError, Rank, Suit, beats, make_deck, parse_cards
 from .events import Event, EventKind
 from .rules import (
@@ -71,13 +71,13 @@ class Setup(Transitions):
     __slots__ = ()
 
     @classmethod
-    def _blank(cls, rules: Rules, players: int, undo: bool) -> Self:
+    def _blank(cls, rules: Rules, players: int, undo: bool, events: bool = True) -> Self:
         rules.check_players(players)
         game = object.__new__(cls)
         game.rules = rules
         game.players = players
         game.previous_durak = None
-        game._events = []
+        game._events = [] if events else NoEvents()
         game._actions = []
         game._undo = [] if undo else None
         game._lowest_trump = None
@@ -107,13 +107,15 @@ class Setup(Transitions):
         dealer: int | None = None,
         previous_durak: int | None = None,
         undo: bool = True,
+        events: bool = True,
     ) -> Self:
         """Shuffle with ``seed`` (deterministic), deal one card at a time from the dealer's left,
         turn up the trump, and pick the first attacker.
 
-        ``undo=False`` keeps no snapshots (faster playouts; :meth:`undo` is then refused)."""
+        ``undo=False`` keeps no snapshots (faster playouts; :meth:`undo` is then refused);
+        ``events=False`` records no events (playouts: :attr:`events` stays empty)."""
         rules = rules or Rules()
-        game = cls._blank(rules, players, undo)
+        game = cls._blank(rules, players, undo, events)
         if seed is None:
             seed = random.randrange(2**63)
         rng = random.Random(seed)
@@ -130,18 +132,18 @@ class Setup(Transitions):
         for _ in range(rules.hand_size):
             for i in range(1, players + 1):
                 hands[(dealer + i) % players].append(deck.pop())
-        events = game._events
-        events.append(Event(EventKind.DEAL, dealer, n=rules.hand_size))
+        log = game._events
+        log.append(Event(EventKind.DEAL, dealer, n=rules.hand_size))
         if deck:
             turnup = deck.pop()
             stock = [turnup, *deck]
-            events.append(Event(EventKind.TRUMP, None, (turnup,), detail="stock"))
+            log.append(Event(EventKind.TRUMP, None, (turnup,), detail="stock"))
         else:  # every card dealt (e.g. 6 × 6 of 36): the dealer shows his last card (S0, S3)
             turnup = hands[dealer][-1]
             stock = []
-            events.append(Event(EventKind.TRUMP, dealer, (turnup,), detail="dealer"))
+            log.append(Event(EventKind.TRUMP, dealer, (turnup,), detail="dealer"))
         attacker, shown, how = cls._first_attacker(rules, hands, turnup.suit, dealer, rng)
-        events.append(Event(EventKind.FIRST_ATTACKER, attacker, shown, detail=how))
+        log.append(Event(EventKind.FIRST_ATTACKER, attacker, shown, detail=how))
         game._init_state(cls._fresh_state(rules, hands, stock, turnup, turnup.suit, attacker))
         game._start_bout_event()
         return game
