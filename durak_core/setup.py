@@ -4,12 +4,13 @@ checked to be a possible Durak position."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Self
 
 from ._base import NoEvents, PositionError
 from .cards import Card, CardError, Rank, Suit, beats, make_deck, parse_cards
 from .events import Event, EventKind
+from .position import Position
 from .rules import (
     CapScope,
     FirstAttacker,
@@ -23,46 +24,17 @@ from .rules import (
 from .state import Phase, State
 from .transitions import Transitions
 
-__all__ = ["Setup", "position_dict"]
+__all__ = ["DERIVE", "Setup"]
 
 
-def position_dict(
-    *,
-    hands: Sequence[Iterable[Card]],
-    stock: Iterable[Card],
-    turnup: Card | None,
-    trump: Suit,
-    attacker: int,
-    defender: int,
-    discard: Iterable[Card],
-    table: Iterable[tuple[Card, Card | None]],
-    taking: bool,
-    out: Iterable[int],
-    bouts: int,
-    previous_durak: int | None,
-    known: Mapping[int, Iterable[Card]],
-) -> dict[str, Any]:
-    """A position in :meth:`Game.from_position`'s keyword form, cards as text (JSON-ready).
-    The one serializer of positions: set-ups, records, lessons and comparisons all use it."""
+class _Derive:
+    """The default of a keyword that ``from_position`` works out from the rest."""
 
-    def text(cards: Iterable[Card]) -> str:
-        return " ".join(map(str, cards))
+    def __repr__(self) -> str:
+        return "DERIVE"
 
-    return {
-        "hands": [text(h) for h in hands],
-        "stock": text(stock),
-        "turnup": str(turnup) if turnup is not None else None,
-        "trump": trump.letter,
-        "attacker": attacker,
-        "defender": defender,
-        "discard": text(discard),
-        "table": [[str(a), None if d is None else str(d)] for a, d in table],
-        "taking": taking,
-        "out": sorted(out),
-        "bouts": bouts,
-        "previous_durak": previous_durak,
-        "known": {str(seat): text(cards) for seat, cards in known.items()},
-    }
+
+DERIVE = _Derive()
 
 
 class Setup(Transitions):
@@ -104,7 +76,9 @@ class Setup(Transitions):
         players: int = 2,
         seed: int | None = None,
         *,
+        deck: str | Iterable[Card | str] | None = None,
         dealer: int | None = None,
+        first_attacker: int | None = None,
         previous_durak: int | None = None,
         undo: bool = True,
         events: bool = True,
@@ -112,37 +86,81 @@ class Setup(Transitions):
         """Shuffle with ``seed`` (deterministic), deal one card at a time from the dealer's left,
         turn up the trump, and pick the first attacker.
 
+        ``deck`` deals from a given order instead of shuffling (a record's replay, which then
+        needs no random numbers): all ``rules.deck_size`` cards once each, as text or cards,
+        top first — the first card goes to the dealer's left, the card after the hands is
+        turned up, the rest is the stock, top first. ``seed`` then only draws a ``dealer``
+        or ``first_attacker`` not given. ``first_attacker`` is the seat the rules choose at
+        random when nobody holds a trump (``NoTrumpFallback.RANDOM``); elsewhere it must be
+        the rules' own choice. Raises :class:`PositionError` for a bad deck or seat.
+
         ``undo=False`` keeps no snapshots (faster playouts; :meth:`undo` is then refused);
         ``events=False`` records no events (playouts: :attr:`events` stays empty)."""
         rules = rules or Rules()
         game = cls._blank(rules, players, undo, events)
-        if seed is None:
-            seed = random.randrange(2**63)
-        rng = random.Random(seed)
-        deck = make_deck(rules.deck_size)
-        rng.shuffle(deck)
-        drawn_dealer = rng.randrange(players)  # always drawn, so a given dealer replays alike
-        if dealer is None:
-            dealer = drawn_dealer
-        elif not 0 <= dealer < players:
-            raise PositionError(f"dealer must be a seat 0..{players - 1}, not {dealer}")
+        rng: random.Random | None = None
+        if deck is None:
+            if seed is None:
+                seed = random.randrange(2**63)
+            rng = random.Random(seed)
+            cards = make_deck(rules.deck_size)
+            rng.shuffle(cards)  # cards[-1] is dealt first
+            drawn_dealer = rng.randrange(players)  # always drawn, so a given dealer replays alike
+            if dealer is None:
+                dealer = drawn_dealer
+        else:
+            cards = _deck_order(rules, deck)
+            cards.reverse()  # cards[-1] is dealt first
+            if dealer is None:
+                rng = random.Random(seed)
+                dealer = rng.randrange(players)
+        if not isinstance(dealer, int) or not 0 <= dealer < players:
+            raise PositionError(f"dealer must be a seat 0..{players - 1}, not {dealer!r}")
+        if first_attacker is not None and (
+            not isinstance(first_attacker, int) or not 0 <= first_attacker < players
+        ):
+            raise PositionError(
+                f"first_attacker must be a seat 0..{players - 1}, not {first_attacker!r}"
+            )
         game.previous_durak = previous_durak
-        game._origin = {"seed": seed, "dealer": dealer, "previous_durak": previous_durak}
+        origin: dict[str, Any] = {
+            "seed": seed,
+            "dealer": dealer,
+            "previous_durak": previous_durak,
+            "deck": tuple(reversed(cards)),  # top first; Game.origin gives it as text
+        }
+        game._origin = origin
         hands: list[list[Card]] = [[] for _ in range(players)]
         for _ in range(rules.hand_size):
             for i in range(1, players + 1):
-                hands[(dealer + i) % players].append(deck.pop())
+                hands[(dealer + i) % players].append(cards.pop())
         log = game._events
         log.append(Event(EventKind.DEAL, dealer, n=rules.hand_size))
-        if deck:
-            turnup = deck.pop()
-            stock = [turnup, *deck]
+        if cards:
+            turnup = cards.pop()
+            stock = [turnup, *cards]
             log.append(Event(EventKind.TRUMP, None, (turnup,), detail="stock"))
         else:  # every card dealt (e.g. 6 × 6 of 36): the dealer shows his last card (S0, S3)
             turnup = hands[dealer][-1]
             stock = []
             log.append(Event(EventKind.TRUMP, dealer, (turnup,), detail="dealer"))
-        attacker, shown, how = cls._first_attacker(rules, hands, turnup.suit, dealer, rng)
+
+        def draw(n: int) -> int:
+            nonlocal rng
+            if first_attacker is not None:
+                return first_attacker
+            if rng is None:
+                rng = random.Random(seed)
+            return rng.randrange(n)
+
+        attacker, shown, how = cls._first_attacker(rules, hands, turnup.suit, dealer, draw)
+        if how == "random":
+            origin["first_attacker"] = attacker
+        elif first_attacker is not None and first_attacker != attacker:
+            raise PositionError(
+                f"first_attacker: the rules choose seat {attacker} here ({how}), "
+                f"not {first_attacker}"
+            )
         log.append(Event(EventKind.FIRST_ATTACKER, attacker, shown, detail=how))
         game._init_state(cls._fresh_state(rules, hands, stock, turnup, turnup.suit, attacker))
         game._start_bout_event()
@@ -150,8 +168,14 @@ class Setup(Transitions):
 
     @staticmethod
     def _first_attacker(
-        rules: Rules, hands: list[list[Card]], trump: Suit, dealer: int, rng: random.Random
+        rules: Rules,
+        hands: list[list[Card]],
+        trump: Suit,
+        dealer: int,
+        draw: Callable[[int], int],
     ) -> tuple[int, tuple[Card, ...], str]:
+        """Who attacks first, the cards shown to decide it, and how (an event's detail);
+        ``draw(n)`` picks a seat 0..n-1 at random when the rules say so."""
         players = len(hands)
         if rules.first_attacker is FirstAttacker.LOWEST_TRUMP:
             best: tuple[Rank, int] | None = None
@@ -162,7 +186,7 @@ class Setup(Transitions):
             if best is not None:
                 return best[1], (Card(best[0], trump),), "lowest_trump"
             if rules.no_trump_fallback is NoTrumpFallback.RANDOM:
-                return rng.randrange(players), (), "random"
+                return draw(players), (), "random"
         return (dealer + 1) % players, (), "left_of_dealer"
 
     @staticmethod
@@ -193,7 +217,11 @@ class Setup(Transitions):
         s.taking = False
         s.bouts = 1
         low = Card(rules.lowest_rank, trump)
-        s.low_trump_origin = next((i for i, h in enumerate(hands) if low in h), None)
+        s.low_trump_origin = (
+            next((i for i, h in enumerate(hands) if low in h), None)
+            if rules.trump_swap is not TrumpSwap.OFF
+            else None  # tracked only while a swap rule can use it
+        )
         s.turnup_holder = None
         s.out_order = []
         s.durak = None
@@ -203,57 +231,70 @@ class Setup(Transitions):
     def from_position(
         cls,
         rules: Rules | None = None,
-        hands: Sequence[Iterable[Card | str] | str] = (),
+        hands: Position | Sequence[Iterable[Card | str] | str] = (),
         *,
         stock: Iterable[Card | str] | str = (),
         turnup: Card | str | None = None,
+        turnup_in_stock: bool | None = None,
         trump: Suit | str | None = None,
         attacker: int = 0,
         defender: int | None = None,
+        lead_attacker: int | None = None,
+        defender_hand_at_start: int | None = None,
         discard: Iterable[Card | str] | str = (),
-        table: Iterable[tuple[Card | str, Card | str | None]] = (),
+        table: Iterable[Sequence[Card | str | None]] = (),
         taking: bool = False,
+        passed: Iterable[int] = (),
         out: Iterable[int] = (),
+        durak: int | None = None,
         bouts: int = 1,
         previous_durak: int | None = None,
-        known: Mapping[int, Iterable[Card | str] | str] | None = None,
+        low_trump_origin: int | _Derive | None = DERIVE,
+        turnup_holder: int | None = None,
+        known: Mapping[int | str, Iterable[Card | str] | str] | None = None,
         undo: bool = True,
+        events: bool = True,
     ) -> Self:
-        """Set up an explicit position, e.g. for a lesson.
+        """Set up a position: a :class:`Position` (``game.position()``, exact round trip), or
+        the keyword form of lessons and records (cards as :class:`Card` or text).
 
-        ``stock`` is listed top first (the next card drawn first); ``turnup`` lies under it and is
-        drawn last. Give ``trump`` when there is no turn-up. ``table`` lists (attack, defence or
-        None) pairs of a bout in progress; the defender's hand cap is then the cards he holds plus
-        those he already beat. ``known`` lists, per seat, cards everybody knows are in that hand
-        (seen picked up earlier). Positions need not hold the whole deck, but every card must
-        belong to it and appear once. Raises :class:`PositionError` saying what is wrong.
+        ``stock`` is listed top first (the next card drawn first); ``turnup`` lies under it and
+        is drawn last unless ``turnup_in_stock=False`` (drawn, swapped, or kept by the dealer).
+        Give ``trump`` when there is no turn-up. ``table`` lists (attack, defence or None) pairs
+        of a bout in progress. ``known`` lists, per seat, cards everybody knows are in that
+        hand (seen picked up earlier). Left out, ``defender`` is the attacker's next seat still
+        in, ``lead_attacker`` the attacker, ``defender_hand_at_start`` the cards the defender
+        holds plus those he already beat, and ``low_trump_origin`` the seat holding the lowest
+        trump. Positions need not hold the whole deck, but every card must belong to it and
+        appear once. Raises :class:`PositionError` saying what is wrong.
         """
         rules = rules or Rules()
+        if isinstance(hands, Position):
+            return cls._from_value(rules, hands, undo, events)
         players = len(hands)
         try:
             rules.check_players(players)
         except ValueError as exc:
             raise PositionError(str(exc)) from None
-        game = cls._blank(rules, players, undo)
-        game.previous_durak = previous_durak
 
-        def cards(value: Iterable[Card | str] | str, where: str) -> list[Card]:
+        def cards(value: Iterable[Card | str] | str, where: str) -> tuple[Card, ...]:
             try:
                 if isinstance(value, str):
-                    return parse_cards(value)
-                return [c if isinstance(c, Card) else Card.parse(c) for c in value]
-            except CardError as exc:
+                    return tuple(parse_cards(value))
+                return tuple(c if isinstance(c, Card) else Card.parse(c) for c in value)
+            except (CardError, TypeError) as exc:
                 raise PositionError(f"{where}: {exc}") from None
 
-        hand_lists = [cards(h, f"hand of seat {i}") for i, h in enumerate(hands)]
-        stock_list = cards(stock, "stock")
-        discard_list = cards(discard, "discard")
-        up: Card | None = None
-        if turnup is not None:
-            up = cards([turnup], "turnup")[0]
+        def seat_or_none(value: object, what: str) -> int | None:
+            if value is None or (isinstance(value, int) and 0 <= value < players):
+                return value
+            raise PositionError(f"{what} must be a seat 0..{players - 1} or None, not {value!r}")
+
+        hand_cards = tuple(cards(h, f"hand of seat {i}") for i, h in enumerate(hands))
+        up = None if turnup is None else cards([turnup], "turnup")[0]
         pairs: list[tuple[Card, Card | None]] = []
         for i, pair in enumerate(table):
-            if len(pair) != 2:
+            if len(pair) != 2 or pair[0] is None:
                 raise PositionError(f"table pair {i + 1} must be (attack, defence or None)")
             a = cards([pair[0]], f"table pair {i + 1}")[0]
             d = None if pair[1] is None else cards([pair[1]], f"table pair {i + 1}")[0]
@@ -266,119 +307,256 @@ class Setup(Transitions):
             trump_suit = _suit(trump)
         else:
             raise PositionError("give a turnup card or a trump suit")
+        if not isinstance(attacker, int) or not 0 <= attacker < players:
+            raise PositionError(f"attacker must be a seat 0..{players - 1}, not {attacker!r}")
+        out_order: list[int] = []
+        for o in out:
+            if not isinstance(o, int) or not 0 <= o < players:
+                raise PositionError(f"out seats must be 0..{players - 1}, not {o!r}")
+            if o not in out_order:
+                out_order.append(o)
+        active = [i not in out_order for i in range(players)]
+        if defender is None:
+            defender = next(
+                (attacker + k) % players
+                for k in range(1, players + 1)
+                if active[(attacker + k) % players] or k == players
+            )
+        if defender_hand_at_start is None:
+            defender_hand_at_start = (
+                len(hand_cards[defender]) + sum(d is not None for _, d in pairs)
+                if 0 <= defender < players
+                else 0
+            )
+        low = Card(rules.lowest_rank, trump_suit)
+        if isinstance(low_trump_origin, _Derive):
+            low_trump_origin = (
+                next((i for i, h in enumerate(hand_cards) if low in h), None)
+                if rules.trump_swap is not TrumpSwap.OFF
+                else None
+            )
+        known_cards: list[frozenset[Card]] = [frozenset()] * players
+        for key, listed in (known or {}).items():
+            # JSON keys are strings: a dict from :meth:`Position.to_dict` or a record says "0".
+            seat = int(key) if isinstance(key, str) and key.isdecimal() else key
+            if not isinstance(seat, int) or not 0 <= seat < players:
+                raise PositionError(f"known: no seat {seat!r}")
+            known_cards[seat] = frozenset(cards(listed, f"known cards of seat {seat}"))
+        over = sum(active) <= 1
+        position = Position(
+            hands=hand_cards,
+            stock=cards(stock, "stock"),
+            turnup=up,
+            turnup_in_stock=up is not None if turnup_in_stock is None else bool(turnup_in_stock),
+            trump=trump_suit,
+            discard=cards(discard, "discard"),
+            table=tuple(pairs),
+            attacker=attacker,
+            defender=defender,
+            lead_attacker=attacker if lead_attacker is None else lead_attacker,
+            defender_hand_at_start=defender_hand_at_start,
+            phase=Phase.OVER if over else Phase.BOUT if pairs else Phase.LEAD,
+            taking=bool(taking),
+            passed=frozenset(passed),
+            out=tuple(out_order),
+            durak=seat_or_none(durak, "durak"),
+            bouts=bouts,
+            previous_durak=seat_or_none(previous_durak, "previous_durak"),
+            low_trump_origin=seat_or_none(low_trump_origin, "low_trump_origin"),
+            turnup_holder=seat_or_none(turnup_holder, "turnup_holder"),
+            known=tuple(known_cards),
+        )
+        return cls._from_value(rules, position, undo, events)
 
-        low = rules.lowest_rank
-        seen: dict[Card, str] = {}
-        places: list[tuple[str, list[Card]]] = [
-            *((f"hand of seat {i}", h) for i, h in enumerate(hand_lists)),
-            ("stock", stock_list),
-            ("turnup", [up] if up is not None else []),
-            ("discard", discard_list),
-            ("table", [c for p in pairs for c in p if c is not None]),
-        ]
-        for where, group in places:
-            for c in group:
-                if c.rank < low:
-                    raise PositionError(
-                        f"{where}: {c} is not in a {rules.deck_size}-card deck "
-                        f"(its lowest rank is {low.symbol})"
-                    )
-                if c in seen:
-                    raise PositionError(f"{c} appears twice: in the {seen[c]} and the {where}")
-                seen[c] = where
-
-        if not 0 <= attacker < players:
-            raise PositionError(f"attacker must be a seat 0..{players - 1}, not {attacker}")
-        out_set = set(out)
-        if any(not 0 <= o < players for o in out_set):
-            raise PositionError(f"out seats must be 0..{players - 1}")
-        stock_all = [*reversed(stock_list)]
-        if up is not None:
-            stock_all.insert(0, up)
-        for o in out_set:
-            if hand_lists[o] or stock_all:
-                raise PositionError(
-                    f"seat {o} cannot be out: it holds cards or the stock is not empty"
-                )
-        if attacker in out_set:
-            raise PositionError(f"the attacker (seat {attacker}) is out")
-        s = cls._fresh_state(rules, hand_lists, stock_all, up, trump_suit, attacker)
-        s.discard = discard_list
+    @classmethod
+    def _from_value(
+        cls, rules: Rules, pos: Position, undo: bool, events: bool, check: bool = True
+    ) -> Self:
+        """Check ``pos`` is a possible position under ``rules`` and set it up. ``check=False``
+        trusts a position built consistent by construction (search: ``determinize``)."""
+        players = pos.players
+        try:
+            rules.check_players(players)
+        except ValueError as exc:
+            raise PositionError(str(exc)) from None
+        game = cls._blank(rules, players, undo, events)
+        game.previous_durak = pos.previous_durak
+        if check:
+            _check_position(rules, pos)
+        out_set = set(pos.out)
+        over = players - len(out_set) <= 1
+        trump = pos.trump
+        origin, holder = pos.low_trump_origin, pos.turnup_holder
+        seats = range(players)
+        stock = [*reversed(pos.stock)]
+        if pos.turnup_in_stock:
+            if pos.turnup is None:
+                raise PositionError("turnup_in_stock needs a turnup card")
+            stock.insert(0, pos.turnup)
+        s = cls._fresh_state(
+            rules, [list(h) for h in pos.hands], stock, pos.turnup, trump, pos.attacker
+        )
+        s.discard = list(pos.discard)
         for o in out_set:
             s.active[o] = False
+        s.out_order = list(pos.out)
+        s.durak = pos.durak
+        s.defender = pos.defender
+        s.lead_attacker = pos.lead_attacker
+        s.defender_hand_at_start = pos.defender_hand_at_start
+        s.bouts = pos.bouts
+        s.passed = [seat in pos.passed for seat in seats]
+        s.low_trump_origin = origin
+        s.turnup_holder = holder
         game._init_state(s)
-        s.defender = game._next_active(attacker) if defender is None else defender
-        if not 0 <= s.defender < players or s.defender == attacker or s.defender in out_set:
-            raise PositionError(f"defender {s.defender} is not another seat still in play")
-        s.bouts = bouts
-        if pairs:
-            ranks = set()
-            for i, (a, d) in enumerate(pairs):
+        if pos.table:
+            if over:
+                raise PositionError("the game is over: the table must be empty")
+            ranks: set[Rank] = set()
+            for i, (a, d) in enumerate(pos.table):
                 if i and a.rank not in ranks:
                     raise PositionError(f"table: {a} has a rank not yet on the table")
                 ranks.add(a.rank)
                 if d is not None:
-                    if not beats(d, a, trump_suit):
+                    if not beats(d, a, trump):
                         raise PositionError(f"table: {d} does not beat {a}")
                     ranks.add(d.rank)
-            s.attacks = [a for a, _ in pairs]
-            s.defences = [d for _, d in pairs]
+            s.attacks = [a for a, _ in pos.table]
+            s.defences = [d for _, d in pos.table]
             s.phase = Phase.BOUT
-            s.taking = taking
-            s.defender_hand_at_start = len(hand_lists[s.defender]) + sum(
-                d is not None for d in s.defences
-            )
+            s.taking = pos.taking
             if game._cap().room < 0:
                 raise PositionError("table: more attack cards than the limit allows")
-        elif taking:
+        elif pos.taking:
             raise PositionError("the defender cannot be taking with an empty table")
-        else:
-            s.defender_hand_at_start = len(hand_lists[s.defender])
-        if not hand_lists[attacker] and not pairs:
-            raise PositionError(f"the attacker (seat {attacker}) has no card to lead")
-        known_lists: dict[int, list[Card]] = {}
-        for key, listed in (known or {}).items():
-            # JSON keys are strings: a position from :meth:`position` or a record says "0".
-            seat = int(key) if isinstance(key, str) and key.isdecimal() else key
-            if not isinstance(seat, int) or not 0 <= seat < players:
-                raise PositionError(f"known: no seat {seat!r}")
-            known_lists[seat] = cards(listed, f"known cards of seat {seat}")
-            missing = [c for c in known_lists[seat] if c not in hand_lists[seat]]
-            if missing:
-                raise PositionError(
-                    f"known cards of seat {seat}: {' '.join(map(str, missing))} not in that hand"
-                )
-        if known_lists:
-            game._setup_known = tuple(frozenset(known_lists.get(i, ())) for i in range(players))
-        game._origin = {
-            "position": position_dict(
-                hands=hand_lists,
-                stock=stock_list,
-                turnup=up,
-                trump=trump_suit,
-                attacker=attacker,
-                defender=s.defender,
-                discard=discard_list,
-                table=pairs,
-                taking=taking,
-                out=out_set,
-                bouts=bouts,
-                previous_durak=previous_durak,
-                known=known_lists,
-            )
-        }
+        elif over:
+            s.phase = Phase.OVER
+        elif not pos.hands[pos.attacker]:
+            raise PositionError(f"the attacker (seat {pos.attacker}) has no card to lead")
+        if any(pos.known):
+            game._setup_known = pos.known
+        game._origin = {"position": pos}  # worded lazily by Game.origin
         game._events.append(
             Event(
                 EventKind.TRUMP,
                 None,
-                (up,) if up else (),
-                detail="stock" if up else trump_suit.letter,
+                (pos.turnup,) if pos.turnup else (),
+                detail="stock" if pos.turnup else trump.letter,
             )
         )
-        game._start_bout_event()
-        game._settle()
+        if not over:
+            game._start_bout_event()
+            game._settle()
         return game
+
+
+def _check_position(rules: Rules, pos: Position) -> None:
+    """Raise :class:`PositionError` unless ``pos`` is a possible position under ``rules``."""
+    players = pos.players
+    _check_cards(rules, pos)
+    seats = range(players)
+    out_set = set(pos.out)
+    if len(out_set) != len(pos.out) or not out_set <= set(seats):
+        raise PositionError(f"out seats must be distinct seats 0..{players - 1}")
+    if out_set and (pos.stock or pos.turnup_in_stock):
+        raise PositionError("nobody is out while the stock has cards")
+    for o in pos.out:
+        if pos.hands[o]:
+            raise PositionError(f"seat {o} cannot be out: it holds cards")
+    over = players - len(out_set) <= 1
+    if (pos.phase is Phase.OVER) != over:
+        raise PositionError("the game is over exactly when at most one player is still in")
+    if pos.attacker not in seats:
+        raise PositionError(f"attacker must be a seat 0..{players - 1}, not {pos.attacker!r}")
+    if pos.attacker in out_set and not over:
+        raise PositionError(f"the attacker (seat {pos.attacker}) is out")
+    if pos.defender not in seats or (
+        not over and (pos.defender == pos.attacker or pos.defender in out_set)
+    ):
+        raise PositionError(f"defender {pos.defender} is not another seat still in play")
+    if pos.lead_attacker not in seats:
+        raise PositionError(f"lead_attacker must be a seat 0..{players - 1}")
+    if not pos.passed <= set(seats):
+        raise PositionError(f"passed seats must be 0..{players - 1}")
+    if not isinstance(pos.bouts, int) or pos.bouts < 1:
+        raise PositionError(f"bouts must be a whole number ≥ 1, not {pos.bouts!r}")
+    if pos.durak is not None and not over:
+        raise PositionError("a durak is named only once the game is over")
+    if len(pos.known) != players:
+        raise PositionError(f"known must list {players} seats")
+    for seat, listed in enumerate(pos.known):
+        missing = [c for c in listed if c not in pos.hands[seat]]
+        if missing:
+            raise PositionError(
+                f"known cards of seat {seat}: {' '.join(map(str, missing))} not in that hand"
+            )
+    trump = pos.trump
+    low = Card(rules.lowest_rank, trump)
+    origin = pos.low_trump_origin
+    if origin is not None and low not in pos.hands[origin]:
+        raise PositionError(f"low_trump_origin: seat {origin} does not hold {low}")
+    holder = pos.turnup_holder
+    if holder is not None and (pos.turnup is None or pos.turnup not in pos.hands[holder]):
+        raise PositionError(f"turnup_holder: seat {holder} does not hold the turn-up")
+    if pos.turnup is not None and pos.turnup.suit is not trump:
+        raise PositionError(f"trump {trump.letter} does not match the turn-up {pos.turnup}")
+
+
+def _check_cards(rules: Rules, pos: Position) -> None:
+    """Every card belongs to the deck and appears once."""
+    low = rules.lowest_rank
+    seen: dict[Card, str] = {}
+    places: list[tuple[str, Iterable[Card]]] = [
+        *((f"hand of seat {i}", h) for i, h in enumerate(pos.hands)),
+        ("stock", pos.stock),
+        ("turnup", [pos.turnup] if pos.turnup is not None and pos.turnup_in_stock else []),
+        ("discard", pos.discard),
+        ("table", [c for p in pos.table for c in p if c is not None]),
+    ]
+    for where, group in places:
+        for c in group:
+            if not isinstance(c, Card):
+                raise PositionError(f"{where}: {c!r} is not a card")
+            if c.rank < low:
+                raise PositionError(
+                    f"{where}: {c} is not in a {rules.deck_size}-card deck "
+                    f"(its lowest rank is {low.symbol})"
+                )
+            if c in seen:
+                raise PositionError(f"{c} appears twice: in the {seen[c]} and the {where}")
+            seen[c] = where
 
 
 def _suit(value: Suit | str) -> Suit:
     return value if isinstance(value, Suit) else Suit.parse(value)
+
+
+def _deck_order(rules: Rules, deck: str | Iterable[Card | str]) -> list[Card]:
+    """``deck`` as a list of cards, checked to be the whole deck of ``rules``, each card once."""
+    try:
+        if isinstance(deck, str):
+            cards = parse_cards(deck)
+        else:
+            cards = []
+            for c in deck:
+                if not isinstance(c, Card | str):
+                    raise PositionError(f"deck: {c!r} is not a card")
+                cards.append(c if isinstance(c, Card) else Card.parse(c))
+    except CardError as exc:
+        raise PositionError(f"deck: {exc}") from None
+    except TypeError:
+        raise PositionError(f"deck: give the cards as text or a list, not {deck!r}") from None
+    size, low = rules.deck_size, rules.lowest_rank
+    seen: set[Card] = set()
+    for c in cards:
+        if c.rank < low:
+            raise PositionError(
+                f"deck: {c} is not in a {size}-card deck (its lowest rank is {low.symbol})"
+            )
+        if c in seen:
+            raise PositionError(f"deck: {c} appears twice")
+        seen.add(c)
+    if len(cards) != size:
+        missing = " ".join(str(c) for c in make_deck(size) if c not in seen)
+        raise PositionError(f"deck: {len(cards)} cards, not {size} (missing {missing})")
+    return cards

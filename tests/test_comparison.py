@@ -31,6 +31,7 @@ from durak_core import (
     Card,
     EventKind,
     IllegalAction,
+    Position,
     Reason,
     Rules,
     RulesError,
@@ -82,7 +83,9 @@ class Screen:
     column change it as they are listed; a bout that closes by itself out of sight does not
     (that is exactly what a knock-on explanation would contradict)."""
 
-    def __init__(self, position: Mapping[str, Any], players: int) -> None:
+    def __init__(self, position: Position | Mapping[str, Any], players: int) -> None:
+        if isinstance(position, Position):
+            position = position.to_dict()
         self.table: list[list[Card | None]] = [
             [Card.parse(a), Card.parse(d) if d else None] for a, d in position.get("table", [])
         ]
@@ -191,7 +194,7 @@ def contradiction(refusal: IllegalAction, screen: Screen) -> str | None:
 
 def check_rows(
     comparison: Comparison,
-    position: Mapping[str, Any],
+    position: Position | Mapping[str, Any],
     players: int,
     names: Sequence[str],
     you: int | None,

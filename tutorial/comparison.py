@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal, TypedDict
 
 from durak_core import (
@@ -35,6 +35,7 @@ from durak_core import (
     Game,
     IllegalAction,
     Phase,
+    Position,
     PositionError,
     Rules,
     RulesError,
@@ -106,8 +107,8 @@ class Parting:
     theirs: IllegalAction | None = None
     ours_events: tuple[Event, ...] = ()
     theirs_events: tuple[Event, ...] = ()
-    ours_position: Mapping[str, Any] = field(default_factory=dict)
-    theirs_position: Mapping[str, Any] = field(default_factory=dict)
+    ours_position: Position | None = None
+    theirs_position: Position | None = None
     parted: tuple[Side, ...] = ()
     """The sides whose games no longer follow the moves on screen after this point."""
     options: tuple[str, ...] = ()
@@ -242,7 +243,7 @@ def compare_lesson(lesson: Lesson, game: Game, step: Step) -> Comparison:
     )
 
 
-def _from(position: Mapping[str, Any]) -> Setup:
+def _from(position: Position) -> Setup:
     return lambda rules: position_game(rules, position)
 
 

@@ -87,11 +87,13 @@ from durak_core import (
     Game,
     IllegalAction,
     NotationError,
+    Position,
     PositionError,
     Reason,
     Rules,
     RulesError,
 )
+from durak_core.position import KEYWORDS
 
 from .i18n import Gettext
 
@@ -254,14 +256,16 @@ class Lesson:
 # ---------------------------------------------------------------------------- parsing
 
 
-def position_game(rules: Rules, position: Mapping[str, Any], *, undo: bool = True) -> Game:
-    """A game set up from a position in lesson form (as ``Game.position()`` writes it)."""
+def position_game(
+    rules: Rules, position: Position | Mapping[str, Any], *, undo: bool = True
+) -> Game:
+    """A game set up from a :class:`Position`, or from a position in lesson form (the keyword
+    form that ``Position.to_dict()`` writes; cards as text)."""
+    if isinstance(position, Position):
+        return Game.from_position(rules, position, undo=undo)
     pos = dict(position)
     table = [(a, d or None) for a, d in pos.pop("table", [])]
-    known = {int(k): v for k, v in pos.pop("known", {}).items()}
-    return Game.from_position(
-        rules, pos.pop("hands"), table=table, known=known or None, undo=undo, **pos
-    )
+    return Game.from_position(rules, pos.pop("hands"), table=table, undo=undo, **pos)
 
 
 class _Reader:
@@ -577,20 +581,7 @@ _LESSON_FIELDS: Final = (
     "position",
     "steps",
 )
-_POSITION_FIELDS: Final = (
-    "hands",
-    "stock",
-    "turnup",
-    "trump",
-    "attacker",
-    "defender",
-    "discard",
-    "table",
-    "taking",
-    "out",
-    "known",
-    "bouts",
-)
+_POSITION_FIELDS: Final = KEYWORDS
 
 
 def parse_lesson(data: Mapping[str, Any], name: str = "<lesson>") -> Lesson:
