@@ -21,8 +21,8 @@ Protocol (see ``DURAKGAME_NOTES.md`` for the measured figures):
 * "first legal" = the library's ``MrFirst`` agent (always option index 0).
   "random" = MrRandom's rule (``randint(0, len(options) - 1)``) but drawn from
   the private seeded RNG instead of the global one.
-* Elapsed time is wall-clock ``time.perf_counter()`` around the whole loop
-  (deck construction + shuffle + game setup + playout).
+* Elapsed time is wall-clock ``time.perf_counter()`` (or the ``clock`` passed in)
+  around the whole loop (deck construction + shuffle + game setup + playout).
 
 WARNING for random play: durakgame 1.0.4 has a card-duplication bug -- its
 ``FinishingMove`` (throwing extra cards at a defender who took) adds the tossed
@@ -42,6 +42,7 @@ from __future__ import annotations
 import random
 import time
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 DURAKGAME_REQUIREMENT = "durakgame==1.0.4"
@@ -52,11 +53,27 @@ __all__ = [
     "durakgame_random_stats",
     "run_durakgame",
     "run_durakgame_random",
+    "use_venv",
 ]
 
 
 class _BudgetExceeded(Exception):
     """Raised from inside a player to abandon the current game."""
+
+
+def use_venv(venv: str) -> None:
+    """Also look for durakgame in the virtual environment ``venv`` (e.g. a throwaway one:
+    ``python3 -m venv /tmp/dg && /tmp/dg/bin/pip install durakgame==1.0.4``), or in ``venv``
+    itself when it is a ``site-packages`` directory. Its Python must match ours (X.Y)."""
+    import sys
+    from pathlib import Path
+
+    root = Path(venv)
+    version = f"python{sys.version_info.major}.{sys.version_info.minor}"
+    for site in (root, root / "lib" / version / "site-packages"):
+        if (site / "durakgame").is_dir() and str(site) not in sys.path:
+            sys.path.append(str(site))
+            return
 
 
 def _import_durakgame() -> Any:
@@ -91,13 +108,15 @@ def _shuffled_deck(dg: Any, rng: random.Random) -> list:
     return deck
 
 
-def run_durakgame(games: int, seed: int) -> tuple[int, int, float]:
+def run_durakgame(
+    games: int, seed: int, *, clock: Callable[[], float] = time.perf_counter
+) -> tuple[int, int, float]:
     """Play ``games`` 2-player games where every decision takes option 0.
 
     Uses durakgame's own ``MrFirst`` agent for both seats.  The only
     randomness is the deck order, drawn from ``random.Random(seed)``.
 
-    Returns ``(games_played, total_actions, elapsed_seconds)``.
+    Returns ``(games_played, total_actions, elapsed_seconds)``, elapsed by ``clock``.
     """
     dg = _import_durakgame()
     play, MrFirst = dg.play, dg.MrFirst
@@ -105,12 +124,12 @@ def run_durakgame(games: int, seed: int) -> tuple[int, int, float]:
     rng = random.Random(seed)
 
     actions = 0
-    start = time.perf_counter()
+    start = clock()
     for _ in range(games):
         deck = _shuffled_deck(dg, rng)
         history = play(MrFirst(), MrFirst(), custom, customDeck=deck)
         actions += len(history.p1Moves) + len(history.p2Moves)
-    elapsed = time.perf_counter() - start
+    elapsed = clock() - start
     return games, actions, elapsed
 
 
@@ -234,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         help="also run random-choice playouts (bounded by --budget seconds)",
     )
     parser.add_argument("--budget", type=float, default=30.0)
+    parser.add_argument("--venv", default="", help="a virtual environment with durakgame")
     parser.add_argument(
         "--mem-cap-mb",
         type=int,
@@ -241,6 +261,8 @@ def main(argv: list[str] | None = None) -> int:
         help="RLIMIT_AS cap applied before random playouts (0 = none)",
     )
     args = parser.parse_args(argv)
+    if args.venv:
+        use_venv(args.venv)
 
     try:
         g, a, t = run_durakgame(args.games, args.seed)

@@ -3,24 +3,35 @@
 Measures, in one run:
 
 (a) 2-player classic playouts taking the first legal action
-    (``next(iter(game.legal_actions()))``, then ``game.push(action)``);
+    (``next(iter(game.legal_actions()))``, then ``game.push(action)``), in playout mode
+    (``Game.deal(..., undo=False, events=False)``); also with undo snapshots on (as a search
+    that takes moves back plays: ``undo=True, events=False``) and with events recorded;
 (b) 2-player classic playouts taking a random legal action (``rng.choice(list(...))``);
 (c) 4-player classic with ``transfer=True``, first-legal and random;
+(r) refusal checks: ``game.is_legal(action)`` per second for legal and for illegal actions
+    (positions and actions sampled from random games), and their ratio;
 (d) the PyPI package ``durakgame`` (not a project dependency) under the same protocol, via
-    ``benchmarks/durakgame_baseline.py``, and the ratio ours/durakgame;
+    ``benchmarks/durakgame_baseline.py``, measured alternately with ours, and the ratios;
 (e) memory over ``--memory-games`` random games: the RSS and the interpreter's allocated blocks
-    (and, with ``--tracemalloc``, traced bytes) after 1000 games and at the end; no game is kept.
+    (and, with ``--tracemalloc``, traced bytes) after 1000 games and at the end; no game is kept;
+(s) search: ``durak_core.determinize(observation, rng)`` of a seat's observation and a random
+    playout of the world to the end, per second, 2 and 4 players.
 
 Each throughput figure is the best of ``--repeat`` repetitions of the same games (seeds
-``--seed`` .. ``--seed + games - 1``), by wall clock; by default each repetition plays as many
-games as take about ``--seconds`` seconds. Playouts deal with ``undo=False`` (playouts never
-undo; the action record is still kept, as durakgame keeps its move history); (a) is also
-measured with the default undo snapshots for reference. First-legal play can go round in
-circles for ever with 3 or more players (everyone takes, the same cards go round the table), so
-a game is cut after ``--max-actions`` actions; cut games are counted and reported.
+``--seed`` .. ``--seed + games - 1``), by wall clock (``--clock cpu``: by this process's CPU
+time, steadier on a shared machine); by default each repetition plays as many
+games as take about ``--seconds`` seconds. The action record is always kept (durakgame keeps
+its move history too). First-legal play can go round in circles for ever with 3 or more
+players (everyone takes, the same cards go round the table), so a game is cut after
+``--max-actions`` actions; cut games are counted and reported.
+
+durakgame is found on the running interpreter's path, or in the virtual environment named by
+``--durakgame-venv`` (default: ``$DURAKGAME_VENV``), e.g. a throwaway one made with
+``python3 -m venv /tmp/dg && /tmp/dg/bin/pip install durakgame==1.0.4``.
 
 Run: ``.venv/bin/python benchmarks/engine.py [--games N] [--seed S] [--memory-games M]``.
-The last line printed is the headline figure, ``actions/s: N``, for (a).
+The last line printed is the headline figure, ``ours/durakgame 2p first-legal: N.NNx``
+(actions per second, playout mode, side by side), or ``n/a`` without durakgame.
 """
 
 from __future__ import annotations
@@ -42,16 +53,19 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:  # for durakgame_baseline, also under ``python -m``
     sys.path.insert(0, str(HERE))
 
-from durak_core import Game, Rules, __version__  # noqa: E402
+from durak_core import Action, Game, Observation, Rules, __version__  # noqa: E402
 
 DURAKGAME_INSTALL = "pip install durakgame==1.0.4"
+CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
+clock = time.perf_counter
+"""What every measurement reads; set from ``--clock``."""
 
 
 class Run(NamedTuple):
     games: int
     actions: int
     seconds: float
-    """Wall-clock time (``perf_counter``), as the playout functions measure it."""
+    """Seconds by ``clock()`` (``--clock``: wall clock or this process's CPU time)."""
     cut: int = 0
 
     @property
@@ -67,12 +81,19 @@ class Run(NamedTuple):
 
 
 def first_legal_playouts(
-    rules: Rules, players: int, games: int, seed: int, *, undo: bool, max_actions: int
+    rules: Rules,
+    players: int,
+    games: int,
+    seed: int,
+    *,
+    undo: bool,
+    max_actions: int,
+    events: bool = False,
 ) -> Run:
     actions = cut = 0
-    start = time.perf_counter()
+    start = clock()
     for i in range(games):
-        game = Game.deal(rules, players, seed + i, undo=undo)
+        game = Game.deal(rules, players, seed + i, undo=undo, events=events)
         n = 0
         while game.outcome is None and n < max_actions:
             action = next(iter(game.legal_actions()))
@@ -80,17 +101,24 @@ def first_legal_playouts(
             n += 1
         cut += game.outcome is None
         actions += n
-    return Run(games, actions, time.perf_counter() - start, cut)
+    return Run(games, actions, clock() - start, cut)
 
 
 def random_playouts(
-    rules: Rules, players: int, games: int, seed: int, *, undo: bool, max_actions: int
+    rules: Rules,
+    players: int,
+    games: int,
+    seed: int,
+    *,
+    undo: bool,
+    max_actions: int,
+    events: bool = False,
 ) -> Run:
     rng = random.Random(seed)
     actions = cut = 0
-    start = time.perf_counter()
+    start = clock()
     for i in range(games):
-        game = Game.deal(rules, players, seed + i, undo=undo)
+        game = Game.deal(rules, players, seed + i, undo=undo, events=events)
         n = 0
         while game.outcome is None and n < max_actions:
             action = rng.choice(list(game.legal_actions()))
@@ -98,7 +126,7 @@ def random_playouts(
             n += 1
         cut += game.outcome is None
         actions += n
-    return Run(games, actions, time.perf_counter() - start, cut)
+    return Run(games, actions, clock() - start, cut)
 
 
 # ---------------------------------------------------------------- measuring
@@ -144,28 +172,36 @@ def measure(label: str, run: Callable[[int], Run], args: argparse.Namespace) -> 
 
 def durakgame_comparison(
     args: argparse.Namespace, ours: Callable[[int], Run], ours_undo: Callable[[int], Run]
-) -> None:
+) -> float | None:
     """Ours and durakgame measured alternately, repetition by repetition, so that the load of
-    a shared machine falls on both alike; the best repetition of each is compared."""
+    a shared machine falls on both alike; the best repetition of each is compared. Returns
+    ours/durakgame in actions per second (playout mode), or None without durakgame."""
     try:
         import durakgame_baseline as baseline
     except ImportError as exc:  # the file is missing
         print(f"(d) durakgame: comparison skipped, benchmarks/durakgame_baseline.py: {exc}")
-        return
+        return None
+    if args.durakgame_venv:
+        baseline.use_venv(args.durakgame_venv)
     try:
         baseline.run_durakgame(1, args.seed)
     except RuntimeError:
         print(
             "(d) durakgame: not importable, comparison skipped "
-            f"(it is no project dependency; to compare: {DURAKGAME_INSTALL})"
+            f"(it is no project dependency; to compare: {DURAKGAME_INSTALL}, "
+            "or --durakgame-venv DIR)"
         )
-        return
+        return None
 
     def theirs(games: int) -> Run:
-        played, actions, seconds = baseline.run_durakgame(games, args.seed)
+        played, actions, seconds = baseline.run_durakgame(games, args.seed, clock=clock)
         return Run(played, actions, seconds)
 
-    runs = {"ours": ours, "ours with undo": ours_undo, "durakgame": theirs}
+    runs = {
+        "ours (playout mode)": ours,
+        "ours with undo snapshots": ours_undo,
+        "durakgame": theirs,
+    }
     sizes = {name: games_for(run, args.seconds, args.games) for name, run in runs.items()}
     repeat = max(args.repeat, 5)
     best: dict[str, Run] = {}
@@ -182,7 +218,7 @@ def durakgame_comparison(
             flush=True,
         )
     base = best["durakgame"]
-    for name in ("ours", "ours with undo"):
+    for name in ("ours (playout mode)", "ours with undo snapshots"):
         print(
             f"(d) ratio {name}/durakgame 1.0.4, 2p first-legal: "
             f"{best[name].actions_per_s / base.actions_per_s:.2f}x actions/s, "
@@ -191,7 +227,7 @@ def durakgame_comparison(
         )
     print(
         "(d) note: durakgame plays 36-card 2-player rules and counts a multi-card throw-in "
-        "after a take as one action; its playouts have no undo either",
+        "after a take as one action; its playouts have no undo and record no events",
         flush=True,
     )
     if not args.durakgame_random:
@@ -201,7 +237,12 @@ def durakgame_comparison(
             "memory; see benchmarks/DURAKGAME_NOTES.md; --durakgame-random runs it in a "
             "capped subprocess)"
         )
-        return
+    else:
+        durakgame_random(args)
+    return best["ours (playout mode)"].actions_per_s / base.actions_per_s
+
+
+def durakgame_random(args: argparse.Namespace) -> None:
     command = [
         sys.executable,
         str(HERE / "durakgame_baseline.py"),
@@ -215,6 +256,8 @@ def durakgame_comparison(
         "--mem-cap-mb",
         "2048",
     ]
+    if args.durakgame_venv:
+        command += ["--venv", args.durakgame_venv]
     try:
         done = subprocess.run(
             command, capture_output=True, text=True, timeout=args.seconds * 5 + 120, check=False
@@ -225,6 +268,59 @@ def durakgame_comparison(
     for line in lines:
         if "random" in line or "abandoned" in line or "MemoryError" in line:
             print(f"(d) {line}")
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def refusal_samples(
+    rules: Rules, players: int, games: int, seed: int
+) -> tuple[list[tuple[Game, Action]], list[tuple[Game, Action]]]:
+    """(game, action) pairs from random games: every legal action of each position, and as
+    many refused ones (leads, throw-ins, beats, takes and passes by every seat)."""
+    rng = random.Random(seed)
+    legal: list[tuple[Game, Action]] = []
+    illegal: list[tuple[Game, Action]] = []
+    for i in range(games):
+        game = Game.deal(rules, players, seed + i, undo=False, events=False)
+        while game.outcome is None:
+            actions = list(game.legal_actions())
+            here = game.copy(undo=False, events=False)
+            legal += [(here, a) for a in actions]
+            candidates = []
+            table = [a for a, _ in game.table]
+            for seat in range(players):
+                for card in game.hand(seat)[:3]:
+                    candidates += [Action.lead(seat, card), Action.throw(seat, card)]
+                    if table:
+                        candidates.append(Action.beat(seat, card, table[0]))
+                candidates += [Action.take(seat), Action.pass_(seat)]
+            refused = [a for a in candidates if not game.is_legal(a)]
+            illegal += [(here, a) for a in rng.sample(refused, min(len(refused), len(actions)))]
+            game.push(rng.choice(actions))
+    return legal, illegal
+
+
+def refusal_cost(args: argparse.Namespace) -> None:
+    """``is_legal`` per second on legal and on illegal actions (best of ``--repeat``)."""
+    legal, illegal = refusal_samples(Rules.preset("classic"), 2, 60, args.seed)
+
+    def rate(pairs: list[tuple[Game, Action]]) -> float:
+        best = float("inf")
+        for _ in range(max(args.repeat, 3)):
+            start = clock()
+            for game, action in pairs:
+                game.is_legal(action)
+            best = min(best, clock() - start)
+        return len(pairs) / best
+
+    ok, refused = rate(legal), rate(illegal)
+    print(
+        f"(r) refusal checks, 2p classic: is_legal {ok:,.0f}/s on {len(legal):,} legal actions, "
+        f"{refused:,.0f}/s on {len(illegal):,} illegal ones (legal/illegal time "
+        f"{ok / refused:.2f}x)",
+        flush=True,
+    )
 
 
 # ---------------------------------------------------------------- memory
@@ -259,7 +355,7 @@ def memory_flatness(args: argparse.Namespace) -> None:
         tracemalloc.start()
     first = snapshot()
     actions = 0
-    start = time.perf_counter()
+    start = clock()
     for i in range(total):
         game = Game.deal(rules, 2, args.seed + i)
         while game.outcome is None:
@@ -268,7 +364,7 @@ def memory_flatness(args: argparse.Namespace) -> None:
         del game
         if i + 1 == checkpoint:
             first = snapshot()
-    seconds = time.perf_counter() - start
+    seconds = clock() - start
     last = snapshot()
     parts = []
     if first[0] is not None and last[0] is not None:
@@ -289,6 +385,71 @@ def memory_flatness(args: argparse.Namespace) -> None:
         f"{seconds:.1f} s): " + "; ".join(parts),
         flush=True,
     )
+
+
+# ---------------------------------------------------------------- search
+
+
+def search_playouts(
+    observations: list[Observation], count: int, seed: int, max_actions: int
+) -> Run:
+    """``count`` searches: a world sampled from an observation (in turn), played out at
+    random."""
+    from durak_core import determinize
+
+    rng = random.Random(seed)
+    actions = cut = 0
+    start = clock()
+    for i in range(count):
+        world = determinize(observations[i % len(observations)], rng, undo=False, events=False)
+        n = 0
+        while world.outcome is None and n < max_actions:
+            world.push(rng.choice(list(world.legal_actions())))
+            n += 1
+        cut += world.outcome is None
+        actions += n
+    return Run(count, actions, clock() - start, cut)
+
+
+def search_speed(args: argparse.Namespace) -> None:
+    """Determinize a seat's observation and play the world out at random, per second: the
+    inner loop of a search that "deals the unseen cards in its head in several ways and plays
+    each out" (S1). Observations are taken once, after 10 random actions of each of 20 games,
+    for the seat to move; the worlds are fast playout games (``undo=False, events=False``)."""
+    try:
+        from durak_core import determinize, observe  # noqa: F401 (determinize: its presence)
+    except ImportError:
+        print("(s) search: determinize not available", flush=True)
+        return
+    for label, rules, players in (
+        ("2p classic", Rules.preset("classic"), 2),
+        ("4p classic+transfer", Rules.preset("classic").replace(transfer=True), 4),
+    ):
+        rng = random.Random(args.seed)
+        observations = []
+        for i in range(20):
+            game = Game.deal(rules, players, args.seed + i, undo=False, events=False)
+            for _ in range(10):
+                if game.outcome is not None:
+                    break
+                game.push(rng.choice(list(game.legal_actions())))
+            if game.outcome is None:
+                seat = next(iter(game.legal_actions())).seat
+                observations.append(observe(game, seat))
+
+        def searches(count: int, observations: list[Observation] = observations) -> Run:
+            return search_playouts(observations, count, args.seed, args.max_actions)
+
+        count = games_for(searches, args.seconds, args.games)
+        best = best_of(searches, count, args.repeat)
+        cut = f", {best.cut} cut at {args.max_actions} actions" if best.cut else ""
+        print(
+            f"(s) search, {label}: determinize + random playout to the end: {best.games:,} "
+            f"in {best.seconds:.2f} s -> {best.games_per_s:,.0f} per second "
+            f"({best.actions / best.games:.1f} actions each, {best.actions_per_s:,.0f} "
+            f"actions/s{cut})",
+            flush=True,
+        )
 
 
 # ---------------------------------------------------------------- main
@@ -313,6 +474,18 @@ def main(argv: list[str] | None = None) -> int:
         help="also try durakgame's random playouts (in a memory-capped subprocess)",
     )
     parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="wall",
+        help="time by the wall clock, or by this process's CPU time (steadier on a loaded "
+        "machine: it leaves out the time other processes hold the CPU)",
+    )
+    parser.add_argument(
+        "--durakgame-venv",
+        default=os.environ.get("DURAKGAME_VENV", ""),
+        help="a virtual environment with durakgame installed (default: $DURAKGAME_VENV)",
+    )
+    parser.add_argument(
         "--tracemalloc",
         action="store_true",
         help="also trace allocated bytes in the memory measurement (about 5x slower)",
@@ -320,10 +493,13 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.memory_games < 1:
         parser.error("--memory-games must be at least 1")
+    global clock
+    clock = CLOCKS[args.clock]
 
     print(
         f"durak_core {__version__}, Python {platform.python_version()} "
-        f"({platform.python_implementation()}), seed {args.seed}, best of {args.repeat}",
+        f"({platform.python_implementation()}), seed {args.seed}, best of {args.repeat}, "
+        f"{args.clock} clock",
         flush=True,
     )
     classic = Rules.preset("classic")
@@ -336,6 +512,11 @@ def main(argv: list[str] | None = None) -> int:
     def first2_undo(games: int) -> Run:
         return first_legal_playouts(classic, 2, games, args.seed, undo=True, max_actions=limit)
 
+    def first2_events(games: int) -> Run:
+        return first_legal_playouts(
+            classic, 2, games, args.seed, undo=False, max_actions=limit, events=True
+        )
+
     def random2(games: int) -> Run:
         return random_playouts(classic, 2, games, args.seed, undo=False, max_actions=limit)
 
@@ -345,14 +526,20 @@ def main(argv: list[str] | None = None) -> int:
     def random4(games: int) -> Run:
         return random_playouts(transfer, 4, games, args.seed, undo=False, max_actions=limit)
 
-    headline = measure("(a) ours 2p classic first-legal", first2, args)
-    measure("(a) ours 2p classic first-legal, with undo snapshots", first2_undo, args)
-    measure("(b) ours 2p classic random", random2, args)
-    measure("(c) ours 4p classic+transfer first-legal", first4, args)
-    measure("(c) ours 4p classic+transfer random", random4, args)
-    durakgame_comparison(args, first2, first2_undo)
+    measure("(a) ours 2p classic first-legal, playout mode (no undo, no events)", first2, args)
+    measure("(a) ours 2p classic first-legal, with undo snapshots (no events)", first2_undo, args)
+    measure("(a) ours 2p classic first-legal, recording events (no undo)", first2_events, args)
+    measure("(b) ours 2p classic random, playout mode", random2, args)
+    measure("(c) ours 4p classic+transfer first-legal, playout mode", first4, args)
+    measure("(c) ours 4p classic+transfer random, playout mode", random4, args)
+    refusal_cost(args)
+    ratio = durakgame_comparison(args, first2, first2_undo)
     memory_flatness(args)
-    print(f"actions/s: {headline.actions_per_s:.0f}")
+    search_speed(args)
+    if ratio is None:
+        print("ours/durakgame 2p first-legal: n/a (durakgame not installed)")
+    else:
+        print(f"ours/durakgame 2p first-legal: {ratio:.2f}x")
     return 0
 
 

@@ -14,13 +14,25 @@ from functools import partial
 from typing import Any
 
 from .actions import Action, ActionKind
-from .cards import Card
-from .events import Event
-from .rules import Rules
-from .state import State
+from .cards import Card, Rank
+from .events import Event, EventKind
+from .rules import (
+    AttackerAfterDefenderOut,
+    CapScope,
+    FirstBoutCap,
+    HandCap,
+    Rules,
+    ThrowInPriority,
+    ThrowInRights,
+    ThrowInTiming,
+    TrumpSwap,
+)
+from .state import Phase, State
 
 __all__ = ["GameBase", "NoEvents", "PositionError"]
 
+# Enum members read on every action, as module constants: on Python 3.11 reading
+# ``SomeEnum.MEMBER`` goes through ``EnumType.__getattr__`` and costs about a function call.
 LEAD, BEAT, THROW, TRANSFER, TAKE, PASS, SWAP = (
     ActionKind.LEAD,
     ActionKind.BEAT,
@@ -31,6 +43,48 @@ LEAD, BEAT, THROW, TRANSFER, TAKE, PASS, SWAP = (
     ActionKind.SWAP,
 )
 
+PHASE_LEAD, PHASE_BOUT, PHASE_OVER = Phase.LEAD, Phase.BOUT, Phase.OVER
+ANY_TIME = ThrowInTiming.ANY_TIME
+FREE_PRIORITY = ThrowInPriority.FREE
+UNTIL_PASS = ThrowInPriority.ATTACKER_UNTIL_PASS
+NEIGHBOURS, VECINOS = ThrowInRights.NEIGHBOURS, ThrowInRights.VECINOS
+TOTAL, UNBEATEN = CapScope.TOTAL, CapScope.UNBEATEN
+AT_DEFENCE_START, CURRENT_HAND = HandCap.AT_DEFENCE_START, HandCap.CURRENT_HAND
+UNTIL_FIRST_DISCARD = FirstBoutCap.UNTIL_FIRST_DISCARD
+FIRST_BOUT_4PLUS = FirstBoutCap.FIRST_BOUT_4PLUS
+SWAP_OFF, SWAP_ACE_ONLY = TrumpSwap.OFF, TrumpSwap.ACE_ONLY
+PREVIOUS_ATTACKER = AttackerAfterDefenderOut.PREVIOUS_ATTACKER
+ACE = Rank.ACE
+(
+    EV_LEAD,
+    EV_BEAT,
+    EV_THROW_IN,
+    EV_TRANSFER,
+    EV_TAKE,
+    EV_PASS,
+    EV_PICK_UP,
+    EV_BITO,
+    EV_DRAW,
+    EV_SWAP,
+    EV_PLAYER_OUT,
+    EV_GAME_OVER,
+    EV_BOUT_START,
+) = (
+    EventKind.LEAD,
+    EventKind.BEAT,
+    EventKind.THROW_IN,
+    EventKind.TRANSFER,
+    EventKind.TAKE,
+    EventKind.PASS,
+    EventKind.PICK_UP,
+    EventKind.BITO,
+    EventKind.DRAW,
+    EventKind.SWAP,
+    EventKind.PLAYER_OUT,
+    EventKind.GAME_OVER,
+    EventKind.BOUT_START,
+)
+
 # NamedTuple construction without the Python-level __new__ (hot path).
 new_action = partial(tuple.__new__, Action)
 new_event = partial(tuple.__new__, Event)
@@ -38,15 +92,16 @@ NO_CARDS: tuple[Card, ...] = ()
 
 
 class NoEvents(list[Event]):
-    """The event log of a playout game: it records nothing (appending is a no-op)."""
+    """The event log of a playout game: it records nothing (appending is a no-op, and the
+    engine does not even build an event when the log is one of these)."""
 
     __slots__ = ()
 
     def append(self, event: Event, /) -> None:
-        pass
+        """Record nothing."""
 
     def extend(self, events: object, /) -> None:
-        pass
+        """Record nothing."""
 
 
 class PositionError(ValueError):

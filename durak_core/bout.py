@@ -5,19 +5,29 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ._base import GameBase
+from ._base import (
+    ACE,
+    ANY_TIME,
+    AT_DEFENCE_START,
+    CURRENT_HAND,
+    FIRST_BOUT_4PLUS,
+    FREE_PRIORITY,
+    NEIGHBOURS,
+    PHASE_BOUT,
+    SWAP_ACE_ONLY,
+    SWAP_OFF,
+    TOTAL,
+    UNBEATEN,
+    UNTIL_FIRST_DISCARD,
+    VECINOS,
+    GameBase,
+)
 from .cards import Card, Rank
 from .reasons import Reason
 from .rules import (
     CapScope,
-    FirstBoutCap,
     HandCap,
-    ThrowInPriority,
-    ThrowInRights,
-    ThrowInTiming,
-    TrumpSwap,
 )
-from .state import Phase
 
 __all__ = ["BoutRules", "Cap"]
 
@@ -53,23 +63,23 @@ class BoutRules(GameBase):
         rules = self.rules
         base = rules.attack_cap
         first = False
-        if rules.first_bout_cap is FirstBoutCap.UNTIL_FIRST_DISCARD:
+        if rules.first_bout_cap is UNTIL_FIRST_DISCARD:
             first = not s.discard
-        elif rules.first_bout_cap is FirstBoutCap.FIRST_BOUT_4PLUS:
+        elif rules.first_bout_cap is FIRST_BOUT_4PLUS:
             first = s.bouts == 1 and self.players >= 4
         if first:
             base = rules.first_bout_cap_value
-        if rules.cap_scope is CapScope.TOTAL:
-            if rules.hand_cap is HandCap.AT_DEFENCE_START:
-                hand, rule = s.defender_hand_at_start, HandCap.AT_DEFENCE_START
+        if rules.cap_scope is TOTAL:
+            if rules.hand_cap is AT_DEFENCE_START:
+                hand, rule = s.defender_hand_at_start, AT_DEFENCE_START
             else:
-                hand, rule = len(s.hands[s.defender]), HandCap.CURRENT_HAND
+                hand, rule = len(s.hands[s.defender]), CURRENT_HAND
             on_table = len(s.attacks)
-            scope = CapScope.TOTAL
+            scope = TOTAL
         else:
-            hand, rule = len(s.hands[s.defender]), HandCap.CURRENT_HAND
+            hand, rule = len(s.hands[s.defender]), CURRENT_HAND
             on_table = s.defences.count(None)
-            scope = CapScope.UNBEATEN
+            scope = UNBEATEN
         cap = base if base < hand else hand
         return Cap(cap - on_table, cap, base, first, hand, rule, scope, on_table)
 
@@ -82,16 +92,10 @@ class BoutRules(GameBase):
         base = self.rules.attack_cap
         return (base if base < hand else hand) - len(s.attacks)
 
-    def _may_throw(self, seat: int) -> bool:
-        """Throw-in rights (C10), ignoring priority: not the defender, still in, holds cards."""
-        s = self._state
-        if seat == s.defender or not s.active[seat] or not s.hands[seat]:
-            return False
-        return seat in self._neighbours() if self._neighbours_only() else True
-
     def _neighbours_only(self) -> bool:
+        """Do only the defender's neighbours throw in now (C10)?"""
         rules = self.rules
-        if rules.throw_in_rights is ThrowInRights.NEIGHBOURS:
+        if rules.throw_in_rights is NEIGHBOURS:
             return True
         limit = rules.neighbours_only_from
         return limit is not None and self._n_active() >= limit
@@ -101,48 +105,82 @@ class BoutRules(GameBase):
         s = self._state
         return (s.attacker, self._next_active(s.defender))
 
-    def _throw_order(self) -> list[int]:
-        """Eligible throwers: the attacker first, then clockwise from the defender's left."""
+    def _throw_rights(self) -> tuple[int, ...]:
+        """The seats with throw-in rights in priority order, whatever their hands (C10, C11):
+        the attacker first, then clockwise from the defender's left; never the defender or a
+        player who is out; under neighbours-only the two neighbours alone.
+
+        It changes only when the attacker, the defender or the players still in change (a new
+        bout, a transfer, a player going out), so it is cached on the state under those three
+        (``active`` by identity: the engine replaces that list rather than change it)."""
         s = self._state
+        cached = s._order
+        if (
+            cached is not None
+            and cached[0] is s.active
+            and cached[1] == s.attacker
+            and cached[2] == s.defender
+        ):
+            return cached[3]
+        attacker, defender, active = s.attacker, s.defender, s.active
+        seats = []
+        if attacker != defender and active[attacker]:
+            seats.append(attacker)
+        seat = self._next_active(defender)
+        while seat != defender:
+            if seat != attacker:
+                seats.append(seat)
+            seat = self._next_active(seat)
+        if self._neighbours_only():
+            neighbours = self._neighbours()
+            seats = [seat for seat in seats if seat in neighbours]
+        order = tuple(seats)
+        s._order = (active, attacker, defender, order)
+        return order
+
+    def _throw_order(self) -> list[int]:
+        """Eligible throwers now: the seats with throw-in rights that hold cards, in order."""
+        s = self._state
+        hands = s.hands
         if self.players == 2:
             a = s.attacker
-            return [a] if a != s.defender and s.hands[a] else []
-        order = [s.attacker] if self._may_throw(s.attacker) else []
-        seat = self._next_active(s.defender)
-        while seat != s.defender:
-            if seat != s.attacker and self._may_throw(seat):
-                order.append(seat)
-            seat = self._next_active(seat)
-        return order
+            return [a] if a != s.defender and hands[a] else []
+        return [seat for seat in self._throw_rights() if hands[seat]]
 
     def _window_open(self) -> bool:
         """May cards be added now (timing, take), room permitting?"""
         s = self._state
-        if s.phase is not Phase.BOUT:
+        if s.phase is not PHASE_BOUT:
             return False
         if s.taking:
             return self.rules.throw_in_after_take
-        return self.rules.throw_in_timing is ThrowInTiming.ANY_TIME or None not in s.defences
+        return self.rules.throw_in_timing is ANY_TIME or None not in s.defences
 
-    def _compute_throw_in_turn(self) -> list[int]:
-        """Seats that may add a card or pass right now (assumes a bout in progress)."""
+    def _compute_throw_in_turn(self) -> tuple[int, ...]:
+        """Seats that may add a card or pass right now (assumes a bout in progress): none while
+        the window is shut (C12: unbeaten cards, a take), none once a full table can only end
+        the bout, else the first eligible thrower who has not passed, or all of them (C11)."""
         s = self._state
-        all_beaten = None not in s.defences
+        rules = self.rules
         if s.taking:
-            if not self.rules.throw_in_after_take:
-                return []
-        elif not all_beaten and self.rules.throw_in_timing is not ThrowInTiming.ANY_TIME:
-            return []
-        if self._room() <= 0 and (s.taking or all_beaten):
-            return []
+            if not rules.throw_in_after_take or self._room() <= 0:
+                return ()
+        elif None in s.defences:
+            if rules.throw_in_timing is not ANY_TIME:
+                return ()
+        elif self._room() <= 0:
+            return ()
         passed = s.passed
+        hands = s.hands
         if self.players == 2:
             attacker = s.attacker
-            return [] if passed[attacker] or not s.hands[attacker] else [attacker]
-        order = [seat for seat in self._throw_order() if not passed[seat]]
-        if self.rules.throw_in_priority is ThrowInPriority.FREE:
-            return order
-        return order[:1]
+            return () if passed[attacker] or not hands[attacker] else (attacker,)
+        if rules.throw_in_priority is FREE_PRIORITY:
+            return tuple(seat for seat in self._throw_rights() if hands[seat] and not passed[seat])
+        for seat in self._throw_rights():
+            if hands[seat] and not passed[seat]:
+                return (seat,)
+        return ()
 
     def _rank_set(self) -> set[Rank]:
         """The ranks on the table, attack and defence cards alike (S0–S4)."""
@@ -151,19 +189,32 @@ class BoutRules(GameBase):
         ranks.update(c.rank for c in s.defences if c is not None)
         return ranks
 
-    def _throw_ranks(self, seat: int, ranks: set[Rank]) -> set[Rank]:
-        """The ranks ``seat`` may throw in, given the table's ``ranks``: all of them, or under
-        «Vecinos» only the first attack card's rank for a player who is not a neighbour."""
-        if self.rules.throw_in_rights is ThrowInRights.VECINOS and seat not in self._neighbours():
-            return ranks & {self._state.attacks[0].rank}
+    def _rank_mask(self) -> int:
+        """:meth:`_rank_set` as a bit mask of ``Card.rank_bit`` (hot path)."""
+        s = self._state
+        mask = 0
+        for card in s.attacks:
+            mask |= card.rank_bit
+        for cover in s.defences:
+            if cover is not None:
+                mask |= cover.rank_bit
+        return mask
+
+    def _throw_mask(self, seat: int, ranks: int) -> int:
+        """The ranks ``seat`` may throw in, given the table's ``ranks`` (a bit mask): all of
+        them, or under «Vecinos» only the first attack card's rank for a player who is not a
+        neighbour."""
+        if self.rules.throw_in_rights is VECINOS and seat not in self._neighbours():
+            return ranks & self._state.attacks[0].rank_bit
         return ranks
 
-    def _throwable(self, seat: int, card: Card, ranks: set[Rank]) -> Reason | None:
-        """Rank rules for a throw-in by an entitled seat; ``ranks`` are the table's ranks."""
-        rank = card.rank
-        if rank not in ranks:
+    def _throwable(self, seat: int, card: Card) -> Reason | None:
+        """Rank rules for a throw-in by an entitled seat."""
+        ranks = self._rank_mask()
+        bit = card.rank_bit
+        if not ranks & bit:
             return Reason.RANK_NOT_ON_TABLE
-        if rank not in self._throw_ranks(seat, ranks):
+        if not self._throw_mask(seat, ranks) & bit:
             return Reason.ONLY_FIRST_RANK
         return None
 
@@ -174,7 +225,7 @@ class BoutRules(GameBase):
         """Where the turn-up is for a swap by ``seat``: -1 the stock, a seat, or a refusal."""
         s = self._state
         rules = self.rules
-        if rules.trump_swap is TrumpSwap.OFF:
+        if rules.trump_swap is SWAP_OFF:
             return Reason.SWAP_DISABLED
         low = self._low_trump()
         if low not in s.hands[seat]:
@@ -184,7 +235,7 @@ class BoutRules(GameBase):
         up = s.turnup
         if up is None or up is low:
             return Reason.SWAP_WINDOW_CLOSED
-        if rules.trump_swap is TrumpSwap.ACE_ONLY and up.rank is not Rank.ACE:
+        if rules.trump_swap is SWAP_ACE_ONLY and up.rank is not ACE:
             return Reason.SWAP_NOT_ACE
         if s.stock and s.stock[0] is up:
             return -1

@@ -57,6 +57,7 @@ class Suit(IntEnum):
 
     @property
     def is_red(self) -> bool:
+        """Diamonds and hearts are red."""
         return self in (Suit.DIAMONDS, Suit.HEARTS)
 
     @classmethod
@@ -128,13 +129,16 @@ def lowest_rank(deck_size: int) -> Rank:
 class Card:
     """A playing card. Construct with ``Card(rank, suit)`` or :meth:`Card.parse`.
 
-    Instances are interned, immutable and hashable; ``index`` is a dense id in 0..51.
+    Instances are interned, immutable and hashable; ``index`` is a dense id in 0..51;
+    ``rank_bit`` is ``1 << rank``, for sets of ranks kept as int bit masks (the engine's hot
+    paths: an enum member hashes slowly).
     """
 
-    __slots__ = ("index", "rank", "suit")
+    __slots__ = ("index", "rank", "rank_bit", "suit")
     rank: Rank
     suit: Suit
     index: int
+    rank_bit: int
 
     def __new__(cls, rank: Rank | int, suit: Suit | int) -> Card:
         try:
@@ -151,6 +155,7 @@ class Card:
         object.__setattr__(card, "rank", rank)
         object.__setattr__(card, "suit", suit)
         object.__setattr__(card, "index", int(suit) * 13 + int(rank) - 2)
+        object.__setattr__(card, "rank_bit", 1 << int(rank))
         return card
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -201,10 +206,18 @@ class Card:
 _CARDS: Final[tuple[Card, ...]] = tuple(Card._make(r, s) for s in Suit for r in Rank)
 
 
+_DECKS: Final[dict[int, tuple[Card, ...]]] = {
+    size: tuple(c for c in _CARDS if c.rank >= low) for size, low in DECK_SIZES.items()
+}
+
+
 def make_deck(size: int = 36) -> list[Card]:
     """A new, ordered deck of 24, 36 or 52 cards (lowest rank upwards, suit by suit)."""
-    low = lowest_rank(size)
-    return [c for c in _CARDS if c.rank >= low]
+    try:
+        return list(_DECKS[size])
+    except KeyError:
+        lowest_rank(size)  # raises the CardError that says which sizes exist
+        raise
 
 
 def beats(defence: Card, attack: Card, trump: Suit | None) -> bool:

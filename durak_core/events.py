@@ -33,6 +33,8 @@ __all__ = ["Event", "EventKind"]
 
 
 class EventKind(StrEnum):
+    """What happened; the module docstring says which fields each kind fills in."""
+
     DEAL = "deal"
     TRUMP = "trump"
     FIRST_ATTACKER = "first_attacker"

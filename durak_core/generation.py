@@ -1,32 +1,92 @@
-"""The legal actions, generated from a snapshot of the state taken when iteration starts, so
-that pushing and undoing actions while iterating never changes what is yielded."""
+"""The legal actions, generated from the position as it was when iteration started, so that
+pushing and undoing actions while iterating never changes what is yielded.
+
+The iterator is lazy (taking the first action does not list the others) but reads only what
+was copied when it started: the hands and the table as tuples, and the outcome of every rule
+check that needs the game. Actions are not built as they are yielded: each one is made once
+per module and shared (``Action`` is an immutable tuple); whether a card beats another is
+looked up in a table built from :func:`~durak_core.cards.beats`, the one beat rule."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from itertools import chain
+from operator import attrgetter
+from typing import TYPE_CHECKING, Final
 
-from ._base import BEAT, LEAD, PASS, SWAP, TAKE, THROW, TRANSFER, new_action
-from .actions import Action
-from .cards import Card, Suit, beats
+from ._base import (
+    BEAT,
+    LEAD,
+    PASS,
+    PHASE_LEAD,
+    PHASE_OVER,
+    SWAP,
+    TAKE,
+    THROW,
+    TRANSFER,
+    VECINOS,
+    new_action,
+)
+from .actions import Action, ActionKind
+from .cards import _CARDS, Card, Rank, Suit, beats
 from .legality import Legality
 from .reasons import Reason
-from .state import Phase
 
 if TYPE_CHECKING:
     from .game import Game
 
 __all__ = ["Generation", "LegalActions"]
 
-_NO_ACTIONS: tuple[Action, ...] = ()
+_NO_ACTIONS: Final[tuple[Action, ...]] = ()
+_SEATS: Final = 8
+"""Seats the shared action tables cover (more than any rules deal for)."""
+
+
+def _card_actions(kind: ActionKind) -> tuple[dict[Card, Action], ...]:
+    """``table[seat][card]``: the action ``kind`` of ``seat`` with ``card``."""
+    return tuple({card: Action(kind, seat, card) for card in _CARDS} for seat in range(_SEATS))
+
+
+_LEADS: Final = _card_actions(LEAD)
+_THROWS: Final = _card_actions(THROW)
+_TRANSFERS: Final = _card_actions(TRANSFER)
+_TAKES: Final = tuple(Action(TAKE, seat) for seat in range(_SEATS))
+_PASSES: Final = tuple(Action(PASS, seat) for seat in range(_SEATS))
+_SWAPS: Final = tuple(Action(SWAP, seat) for seat in range(_SEATS))
+
+_BEATS: Final[tuple[dict[Card, dict[Card, Action]], ...]] = tuple({} for _ in range(_SEATS))
+"""``_BEATS[seat][target][card]``: the beat of ``target`` with ``card`` by ``seat``, filled in
+as targets come up (see :func:`_beat_actions`)."""
+
+_BEATERS: list[tuple[int, ...] | None] = [None] * len(Suit)
+
+
+def _beaters(trump: Suit) -> tuple[int, ...]:
+    """``table[attack.index]``: the cards that beat ``attack`` under ``trump``, as a bit mask
+    of card indices, worked out with :func:`beats` (once per trump suit)."""
+    table = _BEATERS[trump]
+    if table is None:
+        table = _BEATERS[trump] = tuple(
+            sum(1 << card.index for card in _CARDS if beats(card, attack, trump))
+            for attack in _CARDS
+        )
+    return table
+
+
+def _beat_actions(seat: int, target: Card) -> dict[Card, Action]:
+    """``{card: beat of target with card}`` for ``seat``, every card (legal or not)."""
+    actions = _BEATS[seat].get(target)
+    if actions is None:
+        actions = _BEATS[seat][target] = {card: Action(BEAT, seat, card, target) for card in _CARDS}
+    return actions
 
 
 class LegalActions:
-    """A lazy, re-iterable view of the legal actions (in the spirit of python-chess).
+    """A re-iterable view of the legal actions (in the spirit of python-chess).
 
-    Each iteration generates afresh from the position at the moment it starts: playing and
-    undoing moves inside the loop is safe. ``in`` checks legality directly; ``bool`` stops at
-    the first action.
+    Each iteration generates them afresh from the position at the moment it starts (lazily,
+    from copies), and playing and undoing moves inside the
+    loop is safe. ``in`` checks legality directly.
     """
 
     __slots__ = ("_game",)
@@ -34,8 +94,15 @@ class LegalActions:
     def __init__(self, game: Game) -> None:
         self._game = game
 
-    def __iter__(self) -> Iterator[Action]:
-        return self._game._generate()
+    if TYPE_CHECKING:
+
+        def __iter__(self) -> Iterator[Action]: ...
+
+    else:
+        # ``iter(view)`` is ``view._game._generate()``: a property whose getter returns the
+        # bound method, which ``iter`` then calls, saves a Python frame on every iteration
+        # (playouts start one per action).
+        __iter__ = property(attrgetter("_game._generate"))
 
     def __contains__(self, action: object) -> bool:
         if isinstance(action, str):
@@ -46,7 +113,7 @@ class LegalActions:
         return isinstance(action, Action) and self._game._refusal(action) is None
 
     def __bool__(self) -> bool:
-        return any(True for _ in self._game._generate())
+        return next(self._game._generate(), None) is not None
 
     def count(self) -> int:
         """How many actions are legal now."""
@@ -62,81 +129,110 @@ class LegalActions:
 
 class Generation(Legality):
     """Move generation. Each rule is the same one the refusal checks apply (``beats`` for
-    beating, ``_throw_ranks`` for throw-ins); fuzz tests check the two agree everywhere."""
+    beating, ``_defender_refusal`` for transfers, ``_throw_mask`` for throw-ins); fuzz tests
+    check the two agree everywhere."""
 
     __slots__ = ()
 
     def _generate(self) -> Iterator[Action]:
-        """The legal actions: the defender's first (beats, transfers, take), then each
-        throw-in seat's in priority order (cards, pass), then the swap.
-
-        Everything the actions depend on is copied now; the iterator reads only the copies."""
+        """The legal actions, lazily: the defender's first (beats, transfers, take), then each
+        throw-in seat's in priority order (cards, pass), then the swap. What they depend on
+        is read now (hands, the table as tuples; rule checks), so the iterator never reads
+        the game again."""
         s = self._state
         phase = s.phase
-        if phase is Phase.OVER:
+        if phase is PHASE_OVER:
             return iter(_NO_ACTIONS)
         swap = None
         if self._swap:
             origin = s.low_trump_origin
             if origin is not None and not isinstance(self._swap_partner(origin), Reason):
-                swap = new_action((SWAP, origin, None, None))
-        if phase is Phase.LEAD:
+                swap = _SWAPS[origin]
+        if phase is PHASE_LEAD:
             seat = s.attacker
-            return _leads(seat, tuple(s.hands[seat]), swap)
-        defence: tuple[int, tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]] | None = None
+            leads = map(_LEADS[seat].__getitem__, tuple(s.hands[seat]))
+            return leads if swap is None else chain(leads, (swap,))
+        defence = None
         defences = s.defences
         if not s.taking and None in defences:
             defender = s.defender
-            hand = tuple(s.hands[defender])
-            targets = tuple(a for a, d in zip(s.attacks, defences, strict=True) if d is None)
-            transfers: tuple[Card, ...] = ()
-            if self.rules.transfer and len(targets) == len(defences):
-                rank = s.attacks[0].rank
-                transfers = tuple(
-                    card
-                    for card in hand
-                    if card.rank is rank
-                    and self._defender_refusal(new_action((TRANSFER, defender, card, None))) is None
-                )
-            defence = (defender, hand, targets, transfers)
-        adders: list[tuple[int, tuple[Card, ...]]] = []
+            transfer = None
+            if self.rules.transfer and defences.count(None) == len(defences):
+                transfer = self._transfer_rank(defender)
+            defence = (
+                defender,
+                tuple(s.hands[defender]),
+                tuple(s.attacks),
+                tuple(defences),
+                s.trump,
+                transfer,
+            )
+        adders: list[tuple[int, tuple[Card, ...], int]] | None = None
         turn = s.throw_in_turn
         if turn:
-            ranks = self._rank_set() if self._room() > 0 else None
-            for seat in turn:
-                if ranks is None:
-                    adders.append((seat, ()))
-                else:
-                    allowed = self._throw_ranks(seat, ranks)
-                    adders.append((seat, tuple(c for c in s.hands[seat] if c.rank in allowed)))
-        return _bout_actions(s.trump, defence, adders, swap)
+            # a throw-in turn while the defender has taken or beaten everything means there
+            # is room (_compute_throw_in_turn checked it); only "any time" needs a look
+            adders = []
+            if s.taking or None not in defences or self._room() > 0:
+                ranks = self._rank_mask()
+                vecinos = self.rules.throw_in_rights is VECINOS
+                hands = s.hands
+                for seat in turn:
+                    allowed = self._throw_mask(seat, ranks) if vecinos else ranks
+                    adders.append((seat, tuple(hands[seat]), allowed))
+            else:
+                for seat in turn:
+                    adders.append((seat, (), 0))
+        return _bout_actions(defence, adders, swap)
 
-
-def _leads(seat: int, hand: tuple[Card, ...], swap: Action | None) -> Iterator[Action]:
-    for card in hand:
-        yield new_action((LEAD, seat, card, None))
-    if swap is not None:
-        yield swap
+    def _transfer_rank(self, defender: int) -> Rank | None:
+        """The rank the defender may transfer with now, or None (S1, S2). The refusal check
+        decides: it depends on the card only through its rank."""
+        s = self._state
+        rank = s.attacks[0].rank
+        for card in s.hands[defender]:
+            if card.rank is rank:
+                probe = new_action((TRANSFER, defender, card, None))
+                return rank if self._defender_refusal(probe) is None else None
+        return None
 
 
 def _bout_actions(
-    trump: Suit,
-    defence: tuple[int, tuple[Card, ...], tuple[Card, ...], tuple[Card, ...]] | None,
-    adders: list[tuple[int, tuple[Card, ...]]],
+    defence: tuple[
+        int, tuple[Card, ...], tuple[Card, ...], tuple[Card | None, ...], Suit, Rank | None
+    ]
+    | None,
+    adders: list[tuple[int, tuple[Card, ...], int]] | None,
     swap: Action | None,
 ) -> Iterator[Action]:
+    """The actions of a bout from copies: ``defence`` is (defender, his hand, the attack and
+    defence cards, the trump, the rank he may transfer with or None), None when nobody defends
+    now; ``adders`` are the throw-in seats with their hands and the ranks each may add, as a bit
+    mask of ``Card.rank_bit`` (0: pass only)."""
     if defence is not None:
-        defender, hand, targets, transfers = defence
-        for target in targets:
+        defender, hand, attacks, defences, trump, transfer = defence
+        beaters = _BEATERS[trump] or _beaters(trump)
+        beat_actions = _BEATS[defender]
+        for target, cover in zip(attacks, defences):  # noqa: B905 (same length)
+            if cover is None:
+                mask = beaters[target.index]
+                beat_with = beat_actions.get(target) or _beat_actions(defender, target)
+                for card in hand:
+                    if mask >> card.index & 1:
+                        yield beat_with[card]
+        if transfer is not None:
+            transfers = _TRANSFERS[defender]
             for card in hand:
-                if beats(card, target, trump):
-                    yield new_action((BEAT, defender, card, target))
-        for card in transfers:
-            yield new_action((TRANSFER, defender, card, None))
-        yield new_action((TAKE, defender, None, None))
-    for seat, cards in adders:
-        for card in cards:
-            yield new_action((THROW, seat, card, None))
-        yield new_action((PASS, seat, None, None))
+                if card.rank is transfer:
+                    yield transfers[card]
+        yield _TAKES[defender]
+    if adders is not None:
+        for seat, hand, allowed in adders:
+            if allowed:
+                throws = _THROWS[seat]
+                for card in hand:
+                    if card.rank_bit & allowed:
+                        yield throws[card]
+            yield _PASSES[seat]
     if swap is not None:
         yield swap

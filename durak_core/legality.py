@@ -3,13 +3,11 @@ and the numbers that decide it, or ``None`` when the action is legal."""
 
 from __future__ import annotations
 
-from ._base import BEAT, LEAD, PASS, SWAP, TAKE, THROW, TRANSFER
+from ._base import BEAT, LEAD, PASS, PHASE_LEAD, PHASE_OVER, SWAP, TAKE, THROW, TRANSFER, UNTIL_PASS
 from .actions import Action
 from .bout import BoutRules
 from .cards import Card, beat_failure
 from .reasons import IllegalAction, Reason
-from .rules import ThrowInPriority
-from .state import Phase
 
 __all__ = ["Legality"]
 
@@ -22,7 +20,7 @@ class Legality(BoutRules):
     def _refusal(self, action: Action) -> IllegalAction | None:
         s = self._state
         kind, seat, card = action.kind, action.seat, action.card
-        if s.phase is Phase.OVER:
+        if s.phase is PHASE_OVER:
             return IllegalAction(Reason.GAME_OVER, action)
         if not isinstance(seat, int) or not 0 <= seat < self.players:
             return IllegalAction(Reason.NO_SUCH_SEAT, action, seat=seat, players=self.players)
@@ -48,7 +46,7 @@ class Legality(BoutRules):
         if card not in s.hands[seat]:
             return IllegalAction(Reason.CARD_NOT_IN_HAND, action, seat=seat, card=card)
         if kind is LEAD:
-            if s.phase is not Phase.LEAD:
+            if s.phase is not PHASE_LEAD:
                 return IllegalAction(
                     Reason.BOUT_IN_PROGRESS, action, attacker=s.attacker, defender=s.defender
                 )
@@ -66,7 +64,7 @@ class Legality(BoutRules):
         seat = action.seat
         card = action.card
         assert card is not None
-        if s.phase is Phase.LEAD:
+        if s.phase is PHASE_LEAD:
             return IllegalAction(Reason.MUST_LEAD, action, attacker=s.attacker)
         if seat == s.defender:
             return IllegalAction(Reason.DEFENDER_CANNOT_THROW, action, seat=seat)
@@ -77,7 +75,7 @@ class Legality(BoutRules):
         refusal = self._turn_refusal(action)
         if refusal is not None:
             return refusal
-        why = self._throwable(seat, card, self._rank_set())
+        why = self._throwable(seat, card)
         if why is Reason.RANK_NOT_ON_TABLE:
             return IllegalAction(why, action, card=card, ranks=sorted(self._rank_set()))
         if why is Reason.ONLY_FIRST_RANK:
@@ -108,13 +106,13 @@ class Legality(BoutRules):
             return refusal
         if not self._window_open():
             return IllegalAction(Reason.WAIT_FOR_DEFENCE, action, unbeaten=s.defences.count(None))
-        if s.passed[seat] and self.rules.throw_in_priority is ThrowInPriority.ATTACKER_UNTIL_PASS:
+        if s.passed[seat] and self.rules.throw_in_priority is UNTIL_PASS:
             return IllegalAction(Reason.ALREADY_PASSED, action, seat=seat)
-        actors = s.throw_in_turn
-        if seat not in actors:
-            if not actors and self._room() <= 0:
+        turn = s.throw_in_turn
+        if seat not in turn:
+            if not turn and self._room() <= 0:
                 return IllegalAction(Reason.CAP_REACHED, action, **self._cap()._asdict())
-            priority = actors[0] if actors else None
+            priority = turn[0] if turn else None
             if s.passed[seat] and priority is None:
                 return IllegalAction(Reason.ALREADY_PASSED, action, seat=seat)
             return IllegalAction(Reason.NOT_YOUR_PRIORITY, action, seat=seat, priority=priority)
@@ -123,7 +121,7 @@ class Legality(BoutRules):
     def _pass_refusal(self, action: Action) -> IllegalAction | None:
         s = self._state
         seat = action.seat
-        if s.phase is Phase.LEAD:
+        if s.phase is PHASE_LEAD:
             if seat == s.attacker:
                 return IllegalAction(Reason.MUST_LEAD, action, attacker=s.attacker)
             return IllegalAction(Reason.NOTHING_TO_PASS, action, seat=seat)
@@ -140,7 +138,7 @@ class Legality(BoutRules):
             return IllegalAction(Reason.TRANSFER_DISABLED, action)
         if seat != s.defender:
             return IllegalAction(Reason.NOT_DEFENDER, action, seat=seat, defender=s.defender)
-        if s.phase is Phase.LEAD:
+        if s.phase is PHASE_LEAD:
             return IllegalAction(Reason.MUST_LEAD, action, attacker=s.attacker)
         if s.taking:
             return IllegalAction(Reason.ALREADY_TAKING, action, defender=seat)

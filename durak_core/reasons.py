@@ -97,15 +97,43 @@ class IllegalAction(ValueError):
     """An action refused by the rules. The game state is left exactly as it was.
 
     ``reason`` is a :class:`Reason`; ``params`` its parameters; ``action`` what was tried.
+    Making one is cheap: the human-readable :attr:`message` (also ``str(exc)`` and
+    ``exc.args``) is formatted only when it is asked for, so refusal checks cost no formatting.
     """
 
+    reason: Reason
+    action: Action | None
+    params: dict[str, Any]
+
     def __init__(self, reason: Reason, action: Action | None = None, **params: Any) -> None:
+        # ValueError.__init__ is skipped on purpose: it would only store args (see ``args``)
         self.reason = reason
         self.action = action
-        self.params: dict[str, Any] = params
-        detail = ", ".join(f"{k}={_show(v)}" for k, v in params.items())
-        what = f"{action}: " if action is not None else ""
-        super().__init__(f"{what}{reason.value}" + (f" ({detail})" if detail else ""))
+        self.params = params
+
+    @property
+    def message(self) -> str:
+        """``<action>: <reason code> (<name>=<value>, ...)``, formatted now."""
+        detail = ", ".join(f"{k}={_show(v)}" for k, v in self.params.items())
+        what = f"{self.action}: " if self.action is not None else ""
+        return f"{what}{self.reason.value}" + (f" ({detail})" if detail else "")
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r})"
+
+    @property
+    def args(self) -> tuple[Any, ...]:
+        """``(message,)``, formatted when read, as ``ValueError(message)`` would have it
+        (unless something assigned other args)."""
+        assigned: tuple[Any, ...] | None = self.__dict__.get("_assigned_args")
+        return (self.message,) if assigned is None else assigned
+
+    @args.setter
+    def args(self, value: tuple[Any, ...]) -> None:
+        self.__dict__["_assigned_args"] = tuple(value)
 
 
 def _show(value: Any) -> str:

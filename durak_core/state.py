@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 from .cards import Card, Suit
@@ -21,9 +22,16 @@ class Phase(StrEnum):
 
 
 class State:
-    """Everything that changes during play. Hands keep their order (deal, draw, pick-up)."""
+    """Everything that changes during play. Hands keep their order (deal, draw, pick-up).
+
+    The engine changes ``hands``, ``attacks`` and ``defences`` in place; the other lists
+    (``stock``, ``discard``, ``active``, ``passed``, ``out_order``, ``throw_in_turn``) it only
+    ever replaces, so that :meth:`snapshot` can share them. Code outside the engine builds a
+    state before play starts and then only reads it.
+    """
 
     __slots__ = (
+        "_order",
         "active",
         "attacker",
         "attacks",
@@ -58,7 +66,7 @@ class State:
     defences: list[Card | None]
     active: list[bool]
     passed: list[bool]
-    throw_in_turn: list[int]
+    throw_in_turn: Sequence[int]
     """Seats that may add a card or pass now, in priority order (derived, kept for speed)."""
     attacker: int
     """The bout's main attacker: throw-in priority and «Vecinos» rights start with him."""
@@ -77,10 +85,20 @@ class State:
     """Seat that drew the turn-up as the last stock card, until the next lead (S0's late swap)."""
     out_order: list[int]
     durak: int | None
+    _order: tuple[list[bool], int, int, tuple[int, ...]] | None
+    """Cache of the seats with throw-in rights in priority order, for ``active``, attacker and
+    defender (see ``BoutRules._throw_order``)."""
+
+    def __new__(cls) -> State:
+        """A blank state; the caller sets every public field."""
+        new = object.__new__(cls)
+        new._order = None
+        return new
 
     def copy(self) -> State:
-        """An independent copy (cards are immutable and shared)."""
-        new = State.__new__(State)
+        """An independent copy, safe to change in any way (cards are immutable and shared)."""
+        new = object.__new__(State)
+        new._order = None
         new.hands = [h[:] for h in self.hands]
         new.stock = self.stock[:]
         new.turnup = self.turnup
@@ -101,6 +119,35 @@ class State:
         new.low_trump_origin = self.low_trump_origin
         new.turnup_holder = self.turnup_holder
         new.out_order = self.out_order[:]
+        new.durak = self.durak
+        return new
+
+    def snapshot(self) -> State:
+        """A copy for undo and for the engine's own forks: it copies the lists the engine
+        changes in place and shares the ones it only replaces. Only the engine may change
+        either state afterwards."""
+        new = _new_object(State)
+        new._order = self._order
+        new.hands = list(map(_copy_list, self.hands))
+        new.stock = self.stock
+        new.turnup = self.turnup
+        new.trump = self.trump
+        new.discard = self.discard
+        new.attacks = self.attacks[:]
+        new.defences = self.defences[:]
+        new.active = self.active
+        new.passed = self.passed
+        new.throw_in_turn = self.throw_in_turn
+        new.attacker = self.attacker
+        new.lead_attacker = self.lead_attacker
+        new.defender = self.defender
+        new.defender_hand_at_start = self.defender_hand_at_start
+        new.phase = self.phase
+        new.taking = self.taking
+        new.bouts = self.bouts
+        new.low_trump_origin = self.low_trump_origin
+        new.turnup_holder = self.turnup_holder
+        new.out_order = self.out_order
         new.durak = self.durak
         return new
 
@@ -135,14 +182,14 @@ class State:
         )
 
     def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in sorted(State.__slots__))
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in _FIELDS)
         return f"State({fields})"
 
     def differences(self, other: State) -> dict[str, tuple[object, object]]:
         """Fields that differ from ``other``'s: ``{name: (mine, theirs)}`` (for debugging)."""
         return {
             name: (getattr(self, name), getattr(other, name))
-            for name in sorted(State.__slots__)
+            for name in _FIELDS
             if name != "throw_in_turn" and getattr(self, name) != getattr(other, name)
         }
 
@@ -150,3 +197,8 @@ class State:
         return isinstance(other, State) and self.key() == other.key()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+_FIELDS = tuple(sorted(name for name in State.__slots__ if not name.startswith("_")))
+_new_object = object.__new__
+_copy_list = list.copy

@@ -1,15 +1,47 @@
 """Applying an action: cards move, the bout ends in a bito or a pick-up, hands are refilled,
-players go out and the game ends."""
+players go out and the game ends.
+
+Events are built only when the game records them (not in playout mode, ``events=False``).
+Lists that :meth:`State.snapshot` shares (stock, discard, active, passed, out order) are
+replaced, never changed in place."""
 
 from __future__ import annotations
 
-from ._base import BEAT, LEAD, NO_CARDS, PASS, SWAP, TAKE, THROW, new_event
+from functools import cache
+from typing import TYPE_CHECKING
+
+from ._base import (
+    ANY_TIME,
+    BEAT,
+    EV_BEAT,
+    EV_BITO,
+    EV_BOUT_START,
+    EV_DRAW,
+    EV_GAME_OVER,
+    EV_LEAD,
+    EV_PASS,
+    EV_PICK_UP,
+    EV_PLAYER_OUT,
+    EV_SWAP,
+    EV_TAKE,
+    EV_THROW_IN,
+    EV_TRANSFER,
+    LEAD,
+    NO_CARDS,
+    PASS,
+    PHASE_BOUT,
+    PHASE_LEAD,
+    PHASE_OVER,
+    PREVIOUS_ATTACKER,
+    SWAP,
+    TAKE,
+    THROW,
+    NoEvents,
+    new_event,
+)
 from .actions import Action
-from .events import Event, EventKind
 from .generation import Generation
 from .reasons import Reason
-from .rules import AttackerAfterDefenderOut
-from .state import Phase
 
 __all__ = ["Transitions"]
 
@@ -19,50 +51,85 @@ class Transitions(Generation):
 
     __slots__ = ()
 
+    def push(self, action: Action) -> None:
+        """Apply ``action`` without checking it (fast path for search and playouts).
+
+        Only for actions known to be legal, e.g. taken from :meth:`legal_actions`; anything
+        else may corrupt the state. Undoable like :meth:`play`. With undo on, the state object
+        before the action goes onto the undo stack as it is, never to be changed again (undo
+        restores it, the next push snapshots it again); the game goes on with a snapshot."""
+        self._actions.append(action)
+        undo = self._undo
+        if undo is not None:
+            s = self._state
+            undo.append((s, len(self._events)))
+            self._state = s.snapshot()
+        self._apply(action)
+
     def _apply(self, action: Action) -> None:
         s = self._state
         kind, seat, card, target = action
-        events = self._events
-        if kind is SWAP:
-            self._apply_swap(seat)
-            return  # a swap changes no card count: who may add or pass stays the same
-        if kind is TAKE:
-            s.taking = True
-            s.passed = [False] * self.players
-            events.append(new_event((EventKind.TAKE, seat, NO_CARDS, None, 0, "")))
-        elif kind is PASS:
-            s.passed[seat] = True
-            events.append(new_event((EventKind.PASS, seat, NO_CARDS, None, 0, "")))
-        else:
-            assert card is not None
+        if kind is BEAT:
+            if TYPE_CHECKING:  # narrowing for the type checker only (hot path)
+                assert card is not None and target is not None
             s.hands[seat].remove(card)
             if card is self._lowest_trump:
                 s.low_trump_origin = None
-            if kind is BEAT:
-                assert target is not None
-                s.defences[s.attacks.index(target)] = card
-                events.append(new_event((EventKind.BEAT, seat, (card, target), None, 0, "")))
-                if self._reset_on_card:
+            s.defences[s.attacks.index(target)] = card
+            if self._reset_on_card and True in s.passed:
+                s.passed = [False] * self.players
+            if self._events.__class__ is not NoEvents:
+                self._events.append(new_event((EV_BEAT, seat, (card, target), None, 0, "")))
+            self._settle()
+        elif kind is PASS:
+            passed = s.passed[:]
+            passed[seat] = True
+            s.passed = passed
+            if self._events.__class__ is not NoEvents:
+                self._events.append(new_event((EV_PASS, seat, NO_CARDS, None, 0, "")))
+            self._settle()
+        elif kind is TAKE:
+            s.taking = True
+            s.passed = [False] * self.players
+            if self._events.__class__ is not NoEvents:
+                self._events.append(new_event((EV_TAKE, seat, NO_CARDS, None, 0, "")))
+            self._settle()
+        elif kind is SWAP:
+            # a swap changes no card count: who may add or pass stays the same
+            self._apply_swap(seat)
+        else:
+            if TYPE_CHECKING:
+                assert card is not None
+            s.hands[seat].remove(card)
+            if card is self._lowest_trump:
+                s.low_trump_origin = None
+            s.attacks.append(card)
+            s.defences.append(None)
+            record = self._events.__class__ is not NoEvents
+            if kind is LEAD:
+                s.phase = PHASE_BOUT
+                s.turnup_holder = None  # S0: the late swap window closes with the next lead
+                if record:
+                    self._events.append(new_event((EV_LEAD, seat, (card,), None, 0, "")))
+            elif kind is THROW:
+                if self._reset_on_card and True in s.passed:
                     s.passed = [False] * self.players
+                if record:
+                    self._events.append(new_event((EV_THROW_IN, seat, (card,), None, 0, "")))
+            else:  # transfer
+                nxt = self._next_active(seat)
+                s.attacker = seat
+                s.defender = nxt
+                s.defender_hand_at_start = len(s.hands[nxt])
+                s.passed = [False] * self.players
+                if record:
+                    self._events.append(new_event((EV_TRANSFER, seat, (card,), nxt, 0, "")))
+            if s.taking or self.rules.throw_in_timing is ANY_TIME:
+                self._settle()
             else:
-                s.attacks.append(card)
-                s.defences.append(None)
-                if kind is LEAD:
-                    s.phase = Phase.BOUT
-                    s.turnup_holder = None  # S0: the late swap window closes with the next lead
-                    events.append(new_event((EventKind.LEAD, seat, (card,), None, 0, "")))
-                elif kind is THROW:
-                    events.append(new_event((EventKind.THROW_IN, seat, (card,), None, 0, "")))
-                    if self._reset_on_card:
-                        s.passed = [False] * self.players
-                else:  # transfer
-                    nxt = self._next_active(seat)
-                    s.attacker = seat
-                    s.defender = nxt
-                    s.defender_hand_at_start = len(s.hands[nxt])
-                    s.passed = [False] * self.players
-                    events.append(Event(EventKind.TRANSFER, seat, (card,), other=nxt))
-        self._settle()
+                # an unbeaten card shuts the throw-in window (C12) and cannot end the bout:
+                # what _settle would find, without asking
+                s.throw_in_turn = ()
 
     def _apply_swap(self, seat: int) -> None:
         s = self._state
@@ -73,75 +140,87 @@ class Transitions(Generation):
         hand = s.hands[seat]
         hand[hand.index(low)] = up
         if partner == -1:
-            s.stock[0] = low
+            stock = s.stock[:]
+            stock[0] = low
+            s.stock = stock
             s.turnup = low
-            self._events.append(Event(EventKind.SWAP, seat, (low, up)))
+            other = None
         else:
             assert partner is not None
-            other = s.hands[partner]
-            other[other.index(up)] = low
+            other_hand = s.hands[partner]
+            other_hand[other_hand.index(up)] = low
             s.turnup_holder = None
-            self._events.append(Event(EventKind.SWAP, seat, (low, up), other=partner))
+            other = partner
         s.low_trump_origin = None
+        events = self._events
+        if events.__class__ is not NoEvents:
+            events.append(new_event((EV_SWAP, seat, (low, up), other, 0, "")))
 
     def _settle(self) -> None:
-        """End the bout when nobody can or may add anything more; refresh ``State.actors``."""
+        """End the bout when nobody can or may add anything more; refresh the throw-in turn."""
         s = self._state
-        if s.phase is not Phase.BOUT:
+        if s.phase is not PHASE_BOUT:
             return
-        actors = s.throw_in_turn = self._compute_throw_in_turn()
+        turn = s.throw_in_turn = self._compute_throw_in_turn()
         if s.taking:
-            if not actors:
+            if not turn:
                 self._end_bout(defended=False)
-        elif None not in s.defences and (not actors or not s.hands[s.defender]):
+        elif (not turn or not s.hands[s.defender]) and None not in s.defences:
             self._end_bout(defended=True)
 
     def _end_bout(self, *, defended: bool) -> None:
         s = self._state
         events = self._events
-        table = [*s.attacks, *(d for d in s.defences if d is not None)]
+        record = events.__class__ is not NoEvents
+        players = self.players
         defender = s.defender
+        table = [*s.attacks, *filter(None, s.defences)]
         if defended:
-            s.discard.extend(table)
-            events.append(new_event((EventKind.BITO, defender, tuple(table), None, len(table), "")))
+            s.discard = s.discard + table
+            if record:
+                events.append(new_event((EV_BITO, defender, tuple(table), None, len(table), "")))
         else:
             s.hands[defender].extend(table)
-            events.append(
-                new_event((EventKind.PICK_UP, defender, tuple(table), None, len(table), ""))
-            )
+            if record:
+                events.append(new_event((EV_PICK_UP, defender, tuple(table), None, len(table), "")))
         s.attacks = []
         s.defences = []
-        s.throw_in_turn = []
+        s.throw_in_turn = ()
         s.taking = False
-        self._draw(defender)
+        if s.stock:
+            self._draw(defender)
         # who is out: no cards once the stock is empty (S0, S1, S2, S3)
         if not s.stock:
+            active = s.active
+            hands = s.hands
             seat = s.lead_attacker
-            for _ in range(self.players):
-                if s.active[seat] and not s.hands[seat]:
-                    s.active[seat] = False
-                    s.out_order.append(seat)
-                    events.append(Event(EventKind.PLAYER_OUT, seat, n=len(s.out_order)))
-                seat = (seat + 1) % self.players
-        remaining = [i for i, a in enumerate(s.active) if a]
-        if len(remaining) <= 1:
-            s.phase = Phase.OVER
-            if remaining:
-                s.durak = remaining[0]
-            elif not self.rules.allow_draw:
-                s.durak = self.previous_durak
-            events.append(
-                Event(
-                    EventKind.GAME_OVER, s.durak, detail="durak" if s.durak is not None else "draw"
-                )
-            )
-            return
+            for _ in range(players):
+                if active[seat] and not hands[seat]:
+                    if active is s.active:
+                        active = s.active = active[:]
+                    active[seat] = False
+                    s.out_order = [*s.out_order, seat]
+                    if record:
+                        events.append(
+                            new_event((EV_PLAYER_OUT, seat, NO_CARDS, None, len(s.out_order), ""))
+                        )
+                seat = (seat + 1) % players
+            remaining = [i for i, a in enumerate(active) if a]
+            if len(remaining) <= 1:
+                s.phase = PHASE_OVER
+                if remaining:
+                    s.durak = remaining[0]
+                elif not self.rules.allow_draw:
+                    s.durak = self.previous_durak
+                if record:
+                    detail = "durak" if s.durak is not None else "draw"
+                    events.append(new_event((EV_GAME_OVER, s.durak, NO_CARDS, None, 0, detail)))
+                return
         if defended:
             if s.active[defender]:
                 attacker = defender
             elif (
-                self.rules.attacker_after_defender_out is AttackerAfterDefenderOut.PREVIOUS_ATTACKER
-                and s.active[s.attacker]
+                self.rules.attacker_after_defender_out is PREVIOUS_ATTACKER and s.active[s.attacker]
             ):
                 attacker = s.attacker
             else:
@@ -151,42 +230,56 @@ class Transitions(Generation):
         s.attacker = s.lead_attacker = attacker
         s.defender = self._next_active(attacker)
         s.defender_hand_at_start = len(s.hands[s.defender])
-        s.phase = Phase.LEAD
-        s.passed = [False] * self.players
+        s.phase = PHASE_LEAD
+        s.passed = [False] * players
         s.bouts += 1
-        self._start_bout_event()
+        if record:
+            events.append(new_event((EV_BOUT_START, attacker, NO_CARDS, s.defender, 0, "")))
 
     def _draw(self, defender: int) -> None:
         """Refill: the bout's first attacker, the others clockwise, the defender last (S0–S4);
         each completes his draw before the next (S3); the turn-up comes last."""
         s = self._state
-        if not s.stock:
-            return
-        n = self.players
-        start = s.lead_attacker
-        order = [(start + i) % n for i in range(n)]
-        order.remove(defender)
-        order.append(defender)
+        stock = s.stock
+        top = len(stock)  # stock[top - 1] is drawn next
         target = self.rules.hand_size
         low = self._lowest_trump
-        for seat in order:
+        active = s.active
+        events = self._events
+        record = events.__class__ is not NoEvents
+        for seat in _draw_order(self.players, s.lead_attacker, defender):
             hand = s.hands[seat]
-            if not s.active[seat] or len(hand) >= target or not s.stock:
+            need = target - len(hand)
+            if need <= 0 or not active[seat]:
                 continue
-            k = min(target - len(hand), len(s.stock))
-            drawn = s.stock[-k:][::-1]
-            del s.stock[-k:]
+            k = need if need < top else top
+            drawn = stock[top - k : top][::-1]
+            top -= k
             hand.extend(drawn)
-            took_turnup = not s.stock and drawn[-1] is s.turnup
+            took_turnup = not top and drawn[-1] is s.turnup
             if took_turnup:
                 s.turnup_holder = seat
             if low is not None and low in drawn:
                 s.low_trump_origin = seat
-            detail = "turnup" if took_turnup else ""
-            self._events.append(new_event((EventKind.DRAW, seat, tuple(drawn), None, k, detail)))
+            if record:
+                detail = "turnup" if took_turnup else ""
+                events.append(new_event((EV_DRAW, seat, tuple(drawn), None, k, detail)))
+            if not top:
+                break
+        s.stock = stock[:top]
 
     def _start_bout_event(self) -> None:
-        s = self._state
-        self._events.append(
-            new_event((EventKind.BOUT_START, s.attacker, NO_CARDS, s.defender, 0, ""))
-        )
+        events = self._events
+        if events.__class__ is not NoEvents:
+            s = self._state
+            events.append(new_event((EV_BOUT_START, s.attacker, NO_CARDS, s.defender, 0, "")))
+
+
+@cache
+def _draw_order(players: int, first: int, defender: int) -> tuple[int, ...]:
+    """Who draws in what order: ``first`` (the bout's first attacker), the others clockwise,
+    the defender last (S0–S4)."""
+    order = [(first + i) % players for i in range(players)]
+    order.remove(defender)
+    order.append(defender)
+    return tuple(order)
