@@ -63,33 +63,48 @@ class Action(NamedTuple):
     card: Card | None = None
     target: Card | None = None
 
-    @classmethod
-    def lead(cls, seat: int, card: Card) -> Action:
-        return cls(ActionKind.LEAD, seat, card)
+    # The factories check their arguments and accept card text (``Action.lead(0, "9H")``):
+    # a wrong seat raises TypeError/ValueError, bad card text CardError, here and not at play.
 
     @classmethod
-    def beat(cls, seat: int, card: Card, target: Card) -> Action:
-        return cls(ActionKind.BEAT, seat, card, target)
+    def lead(cls, seat: int, card: Card | str) -> Action:
+        """``seat`` opens the bout with ``card``."""
+        return cls(ActionKind.LEAD, _seat(seat, "lead"), _card(card, "lead"))
 
     @classmethod
-    def throw(cls, seat: int, card: Card) -> Action:
-        return cls(ActionKind.THROW, seat, card)
+    def beat(cls, seat: int, card: Card | str, target: Card | str) -> Action:
+        """``seat`` (the defender) beats the attack card ``target`` with ``card``."""
+        return cls(
+            ActionKind.BEAT,
+            _seat(seat, "beat"),
+            _card(card, "beat"),
+            _card(target, "beat", "target"),
+        )
 
     @classmethod
-    def transfer(cls, seat: int, card: Card) -> Action:
-        return cls(ActionKind.TRANSFER, seat, card)
+    def throw(cls, seat: int, card: Card | str) -> Action:
+        """``seat`` throws in ``card``."""
+        return cls(ActionKind.THROW, _seat(seat, "throw"), _card(card, "throw"))
+
+    @classmethod
+    def transfer(cls, seat: int, card: Card | str) -> Action:
+        """``seat`` (the defender) passes the attack on with ``card`` (perevodnoy)."""
+        return cls(ActionKind.TRANSFER, _seat(seat, "transfer"), _card(card, "transfer"))
 
     @classmethod
     def take(cls, seat: int) -> Action:
-        return cls(ActionKind.TAKE, seat)
+        """``seat`` (the defender) will pick up the table."""
+        return cls(ActionKind.TAKE, _seat(seat, "take"))
 
     @classmethod
     def pass_(cls, seat: int) -> Action:
-        return cls(ActionKind.PASS, seat)
+        """``seat`` is done adding cards for now."""
+        return cls(ActionKind.PASS, _seat(seat, "pass_"))
 
     @classmethod
     def swap(cls, seat: int) -> Action:
-        return cls(ActionKind.SWAP, seat)
+        """``seat`` swaps the lowest trump for the turned-up trump."""
+        return cls(ActionKind.SWAP, _seat(seat, "swap"))
 
     def notation(self, *, unicode: bool = False) -> str:
         """The compact notation, e.g. ``1:10C/8C`` (see the module docstring)."""
@@ -115,6 +130,7 @@ class Action(NamedTuple):
         return f"{self.seat}:{move}"
 
     def __str__(self) -> str:
+        """The ASCII notation, e.g. ``1:10C/8C``."""
         return self.notation()
 
     @classmethod
@@ -140,3 +156,26 @@ class Action(NamedTuple):
             return cls(ActionKind.LEAD, seat, Card.parse(move))
         except CardError as exc:
             raise NotationError(f"not an action: {text!r} ({exc})") from None
+
+
+def _seat(seat: object, factory: str) -> int:
+    """``seat`` checked to be a seat number (a whole number ≥ 0)."""
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise TypeError(f"Action.{factory}: the seat must be a whole number, not {seat!r}")
+    if seat < 0:
+        raise ValueError(f"Action.{factory}: the seat must be 0 or more, not {seat}")
+    return seat
+
+
+def _card(card: object, factory: str, what: str = "card") -> Card:
+    """``card`` as a :class:`Card` (parsing text such as ``"9H"`` or ``"10♥"``)."""
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, str):
+        try:
+            return Card.parse(card)
+        except CardError as exc:
+            raise CardError(f"Action.{factory}: bad {what}: {exc}") from None
+    raise TypeError(
+        f"Action.{factory}: the {what} must be a Card or card text such as '9H', not {card!r}"
+    )

@@ -3,6 +3,7 @@
 The rules live in the layers below (see ``_base``): ``bout``, ``legality``, ``generation``,
 ``transitions`` and ``setup``.
 
+>>> from durak_core import Rules
 >>> g = Game.deal(Rules(), players=2, seed=7)
 >>> first = next(iter(g.legal_actions()))
 >>> g.play(first)
@@ -12,19 +13,21 @@ True
 
 from __future__ import annotations
 
+from copy import deepcopy
 from typing import Any, NamedTuple
 
-from ._base import GameBase, NoEvents, PositionError
+from ._base import PHASE_OVER, GameBase, NoEvents, PositionError
 from .actions import Action
 from .bout import Cap
-from .cards import Card, Rank, Suit
-from .events import Event
+from .cards import Card, Rank, Suit, format_cards
+from .events import Event, EventKind
 from .generation import LegalActions
+from .position import Position
 from .reasons import IllegalAction
-from .setup import Setup, position_dict
+from .setup import Setup
 from .state import Phase, State
 
-__all__ = ["Cap", "Game", "LegalActions", "Outcome", "PositionError", "position_dict"]
+__all__ = ["Cap", "Game", "LegalActions", "Outcome", "PositionError"]
 
 
 class Outcome(NamedTuple):
@@ -35,6 +38,7 @@ class Outcome(NamedTuple):
 
     @property
     def is_draw(self) -> bool:
+        """Whether nobody lost (everybody went out together)."""
         return self.durak is None
 
 
@@ -44,49 +48,67 @@ class Game(Setup):
     ``play`` checks an action and raises :class:`IllegalAction` (state unchanged) or applies it;
     ``undo`` takes the last action back. Seats are numbered clockwise: each attacker attacks the
     next seat still in (to his left).
+
+    Attributes: ``rules`` (the :class:`Rules`), ``players`` (how many seats) and
+    ``previous_durak`` (the previous game's durak, or None). The views below never hand out
+    the game's own mutable objects: changing what they return does not change the game.
     """
 
     __slots__ = ()
 
     def __init__(self) -> None:
+        """Not for use: games are made by :meth:`deal` or :meth:`from_position`."""
         raise TypeError("use Game.deal(...) or Game.from_position(...)")
 
     # ------------------------------------------------------------------ public views
+    # Views never expose the game's own mutable objects: they return tuples, frozen values or
+    # fresh lists, and ``state`` a snapshot, so nothing a caller does to them changes the game.
 
     @property
     def state(self) -> State:
-        """The live state. Read it, do not change it (use :meth:`copy` for experiments)."""
-        return self._state
+        """A snapshot of the state now: an independent copy, made on each access. Changing it
+        does not change the game, and it does not follow later moves (read it again)."""
+        snapshot = self._state.copy()
+        snapshot.throw_in_turn = list(snapshot.throw_in_turn)  # State.copy shares it
+        return snapshot
 
     @property
     def phase(self) -> Phase:
+        """Where the game stands: leading, in a bout, or over."""
         return self._state.phase
 
     @property
     def trump(self) -> Suit:
+        """The trump suit."""
         return self._state.trump
 
     @property
     def turnup(self) -> Card | None:
+        """The card turned up to fix trumps (still shown after it was drawn), or None."""
         return self._state.turnup
 
     @property
     def attacker(self) -> int:
+        """The bout's main attacker."""
         return self._state.attacker
 
     @property
     def defender(self) -> int:
+        """The bout's defender."""
         return self._state.defender
 
     @property
     def taking(self) -> bool:
+        """Whether the defender has said «take» in this bout."""
         return self._state.taking
 
     def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds, in the order they came (dealt, drawn, picked up)."""
         return tuple(self._state.hands[seat])
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds."""
         return tuple(len(h) for h in self._state.hands)
 
     @property
@@ -96,6 +118,7 @@ class Game(Setup):
 
     @property
     def discard(self) -> tuple[Card, ...]:
+        """The cards beaten off, in the order they went."""
         return tuple(self._state.discard)
 
     @property
@@ -111,29 +134,35 @@ class Game(Setup):
         return sorted(ranks)
 
     def active_seats(self) -> list[int]:
+        """Seats still in the game (a new list)."""
         return [i for i, a in enumerate(self._state.active) if a]
 
     @property
     def outcome(self) -> Outcome | None:
         """``None`` while the game goes on."""
         s = self._state
-        if s.phase is not Phase.OVER:
+        if s.phase is not PHASE_OVER:
             return None
         return Outcome(s.durak, tuple(s.out_order))
 
     @property
     def events(self) -> tuple[Event, ...]:
+        """Everything that happened so far, in order (empty for a game made with
+        ``events=False``)."""
         return tuple(self._events)
 
     def events_since(self, index: int) -> list[Event]:
+        """The events from ``index`` on (a new list): what the last moves did."""
         return self._events[index:]
 
     @property
     def event_count(self) -> int:
+        """How many events so far (an index for :meth:`events_since`)."""
         return len(self._events)
 
     @property
     def history(self) -> tuple[Action, ...]:
+        """The actions played so far, in order."""
         return tuple(self._actions)
 
     @property
@@ -143,29 +172,76 @@ class Game(Setup):
 
     @property
     def origin(self) -> dict[str, Any]:
-        """How the game was set up: ``{"seed", "dealer", ...}`` or ``{"position": ...}``."""
-        return dict(self._origin)
+        """How the game was set up, JSON-ready (a deep copy): ``{"deck", "dealer", "seed", ...}``
+        for a deal (see :mod:`~durak_core.record`) or ``{"position": ...}``."""
+        origin: dict[str, Any] = {}
+        for key, value in self._origin.items():
+            # set-ups may store values and leave the formatting to this view
+            if isinstance(value, Position):
+                value = value.to_dict()
+            elif isinstance(value, tuple) and all(isinstance(c, Card) for c in value):
+                value = format_cards(value)
+            origin[key] = deepcopy(value)
+        return origin
 
-    def position(self) -> dict[str, Any]:
-        """The position now, in :meth:`from_position`'s keyword form (JSON-ready), so that
-        ``Game.from_position(rules, **game.position())`` sets it up again. A position does not
-        say who has passed in this bout or which cards each seat has seen."""
+    def position(self) -> Position:
+        """The position now, complete: ``Game.from_position(rules, game.position())`` plays on
+        exactly like this game (same legal actions, same future). ``.to_dict()`` gives it as
+        JSON-ready data in :meth:`from_position`'s keyword form."""
         s = self._state
         in_stock = self.turnup_in_stock
-        return position_dict(
-            hands=s.hands,
-            stock=self.stock[:-1] if in_stock else self.stock,
-            turnup=s.turnup if in_stock else None,
+        stock = tuple(reversed(s.stock[1:] if in_stock else s.stock))
+        return Position(
+            hands=tuple(tuple(h) for h in s.hands),
+            stock=stock,
+            turnup=s.turnup,
+            turnup_in_stock=in_stock,
             trump=s.trump,
+            discard=tuple(s.discard),
+            table=tuple(zip(s.attacks, s.defences, strict=True)),
             attacker=s.attacker,
             defender=s.defender,
-            discard=s.discard,
-            table=self.table,
+            lead_attacker=s.lead_attacker,
+            defender_hand_at_start=s.defender_hand_at_start,
+            phase=s.phase,
             taking=s.taking,
-            out=[i for i, a in enumerate(s.active) if not a],
+            passed=frozenset(i for i, p in enumerate(s.passed) if p),
+            out=tuple(s.out_order),
+            durak=s.durak,
             bouts=s.bouts,
             previous_durak=self.previous_durak,
-            known={},
+            low_trump_origin=s.low_trump_origin,
+            turnup_holder=s.turnup_holder,
+            known=self.known_cards(),
+        )
+
+    def known_cards(self) -> tuple[frozenset[Card], ...]:
+        """For each seat, the cards everybody knows are in that hand now: cards seen picked up
+        from the table, the lowest trump shown to choose the first attacker, the turn-up drawn
+        as the last card or kept by the dealer, cards swapped in, and cards a set-up position
+        declared known — as long as they are still in that hand. (A game made with
+        ``events=False`` knows only the set-up's.)"""
+        revealed: list[set[Card]] = [set(k) for k in self.setup_known]
+        for event in self._events:
+            kind = event.kind
+            if event.seat is None:
+                continue
+            if (
+                kind is EventKind.PICK_UP
+                or kind is EventKind.FIRST_ATTACKER
+                or (kind is EventKind.TRUMP and event.detail == "dealer")
+            ):
+                revealed[event.seat].update(event.cards)
+            elif kind is EventKind.DRAW and event.detail == "turnup":
+                revealed[event.seat].add(event.cards[-1])
+            elif kind is EventKind.SWAP:
+                low, up = event.cards
+                revealed[event.seat].add(up)
+                if event.other is not None:
+                    revealed[event.other].add(low)
+        hands = self._state.hands
+        return tuple(
+            frozenset(c for c in revealed[i] if c in hands[i]) for i in range(self.players)
         )
 
     @property
@@ -185,6 +261,7 @@ class Game(Setup):
         unbeaten cards, a beat of each of them and (perevodnoy) a transfer, the transfer first
         when the card has the attack's rank (even once it is too late: that is what it means).
 
+        >>> from durak_core import Rules
         >>> g = Game.from_position(Rules(), ["7C 9H", "8C 6D"], trump="S", table=[("6C", None)])
         >>> [(str(a), r and r.reason.value) for a, r in g.card_actions(1, Card.parse("8C"))]
         [('1:8C/6C', None)]
@@ -216,12 +293,14 @@ class Game(Setup):
         """The attack limit now and how it is computed (C7, C8, C9)."""
         return self._cap()
 
-    def copy(self, *, history: bool = False, undo: bool = True, events: bool = True) -> Game:
+    def copy(self, *, undo: bool = True, events: bool = True, history: bool = True) -> Game:
         """An independent game in the same position, with the same record of actions.
 
-        ``history=True`` also copies the undo snapshots, so the copy can take moves back past
-        the moment of copying; ``undo=False`` makes a fast copy for playouts that never undo;
-        ``events=False`` records no more events (the copy's :attr:`events` is empty)."""
+        By default the copy also gets its own undo snapshots, so ``copy().undo()`` takes back
+        the last move just as the original would. ``undo=False`` makes a cheap copy for
+        playouts: it keeps no snapshots, and its :meth:`undo` raises ``RuntimeError``;
+        ``events=False`` records no events (the copy's :attr:`events` is empty). With
+        ``history=False`` the copy can undo only moves played after the copy was made."""
         other = object.__new__(Game)
         for name in GameBase.__slots__:
             setattr(other, name, getattr(self, name))
@@ -231,6 +310,7 @@ class Game(Setup):
         if not undo:
             other._undo = None
         elif history and self._undo is not None:
+            # each copy owns its snapshots: undo makes a snapshot the live state again
             other._undo = [(state.copy(), n) for state, n in self._undo]
         else:
             other._undo = []
@@ -249,9 +329,12 @@ class Game(Setup):
     # ------------------------------------------------------------------ legality
 
     def legal_actions(self) -> LegalActions:
+        """The legal actions now, every seat's: a lazy view, safe to iterate while playing
+        and undoing moves (each iteration lists the actions legal when it starts)."""
         return LegalActions(self)
 
     def is_legal(self, action: Action) -> bool:
+        """Whether :meth:`play` would accept ``action`` now."""
         return self._refusal(action) is None
 
     def why_illegal(self, action: Action) -> IllegalAction | None:
@@ -270,23 +353,24 @@ class Game(Setup):
             raise refusal
         self.push(action)
 
-    def push(self, action: Action) -> None:
-        """Apply ``action`` without checking it (fast path for search and playouts).
-
-        Only for actions known to be legal, e.g. taken from :meth:`legal_actions`; anything
-        else may corrupt the state. Undoable like :meth:`play`.
-        """
-        self._actions.append(action)
-        if self._undo is not None:
-            self._undo.append((self._state.copy(), len(self._events)))
-        self._apply(action)
-
     def undo(self) -> Action:
-        """Take back the last action and return it."""
+        """Take back the last action and return it.
+
+        Raises ``RuntimeError`` for a game made with ``undo=False`` (it keeps no snapshots),
+        ``IndexError`` when there is nothing to take back."""
         if self._undo is None:
-            raise RuntimeError("this game keeps no undo snapshots (it was made with undo=False)")
+            raise RuntimeError(
+                "cannot undo: this game keeps no undo snapshots (it was made with undo=False, "
+                "for playouts); use copy() or deal(..., undo=True) to be able to take moves back"
+            )
         if not self._undo:
-            raise IndexError("nothing to undo" if not self._actions else "no snapshot to undo to")
+            if not self._actions:
+                raise IndexError("nothing to undo")
+            raise IndexError(
+                "no snapshot to undo to: the earlier actions were played before this game was "
+                "copied, and the copy got no snapshots of them (copy(history=False), or a copy "
+                "of a game without undo)"
+            )
         state, n_events = self._undo.pop()
         self._state = state
         del self._events[n_events:]

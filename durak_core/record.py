@@ -1,4 +1,10 @@
-"""Game records: rules + seed (or set-up position) + actions, as JSON, replaying exactly.
+"""Game records: rules + dealt deck (or set-up position) + actions, as JSON, replaying exactly.
+
+A record of a dealt game (``durak-record/2``) stores the deck in the order it was dealt, the
+dealer and, when the rules chose it at random, the first attacker: replaying it draws no random
+numbers, so it replays alike on any Python. The shuffle ``seed`` is kept as metadata only.
+Records of the first format (``durak-record/1``, seed only) still load: they are replayed by
+shuffling with their seed again.
 
 >>> from durak_core import Game, Rules
 >>> g = Game.deal(Rules.preset("matsuri"), players=3, seed=11)
@@ -11,6 +17,7 @@ True
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from .actions import Action, NotationError
@@ -18,9 +25,14 @@ from .game import Game, PositionError
 from .reasons import IllegalAction
 from .rules import Rules, RulesError
 
-__all__ = ["FORMAT", "RecordError", "dumps", "loads", "replay", "to_record"]
+__all__ = ["FORMAT", "FORMATS", "FORMAT_1", "RecordError", "dumps", "loads", "replay", "to_record"]
 
-FORMAT = "durak-record/1"
+FORMAT = "durak-record/2"
+"""The format :func:`to_record` writes."""
+FORMAT_1 = "durak-record/1"
+"""The first format: a dealt game is stored by its shuffle seed only."""
+FORMATS = (FORMAT_1, FORMAT)
+"""The formats :func:`replay` reads."""
 
 
 class RecordError(ValueError):
@@ -28,7 +40,11 @@ class RecordError(ValueError):
 
 
 def to_record(game: Game) -> dict[str, Any]:
-    """The JSON-ready record of ``game``: how it was set up and every action played."""
+    """The JSON-ready record of ``game``: how it was set up and every action played.
+
+    A dealt game's record holds ``deck`` (top first), ``dealer``, ``first_attacker`` (only when
+    the rules drew it at random), ``previous_durak`` and the ``seed`` (metadata); a set-up
+    game's holds its ``position``."""
     return {
         "format": FORMAT,
         "rules": game.rules.to_dict(),
@@ -54,24 +70,21 @@ def loads(text: str) -> dict[str, Any]:
     return data
 
 
-def replay(record: dict[str, Any], *, upto: int | None = None) -> Game:
+def replay(record: Mapping[str, Any], *, upto: int | None = None) -> Game:
     """Rebuild the game of ``record``, playing its actions (the first ``upto`` of them)."""
-    if record.get("format") != FORMAT:
-        raise RecordError(f"unknown record format {record.get('format')!r}; expected {FORMAT!r}")
+    version = record.get("format")
+    if version not in FORMATS:
+        raise RecordError(
+            f"unknown record format {version!r}; expected {FORMAT!r} (or {FORMAT_1!r})"
+        )
     try:
         rules = Rules.from_dict(dict(record.get("rules", {})))
     except (TypeError, ValueError) as exc:
         raise RecordError(f"rules: {exc}") from None
     try:
         if "position" in record:
-            pos = dict(record["position"])
-            game = Game.from_position(
-                rules,
-                pos.pop("hands"),
-                table=[tuple(p) for p in pos.pop("table", [])],
-                **pos,
-            )
-        else:
+            game = _set_up_position(rules, record["position"])
+        elif version == FORMAT_1:
             game = Game.deal(
                 rules,
                 int(record["players"]),
@@ -79,8 +92,10 @@ def replay(record: dict[str, Any], *, upto: int | None = None) -> Game:
                 dealer=record.get("dealer"),
                 previous_durak=record.get("previous_durak"),
             )
+        else:
+            game = _deal_from_deck(rules, record)
     except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, PositionError | RulesError):
+        if isinstance(exc, PositionError | RulesError | RecordError):
             raise RecordError(f"set-up: {exc}") from None
         raise RecordError(f"set-up: missing or bad field ({exc!r})") from None
     actions = record.get("actions", [])
@@ -92,3 +107,46 @@ def replay(record: dict[str, Any], *, upto: int | None = None) -> Game:
         except (NotationError, IllegalAction) as exc:
             raise RecordError(f"action {i + 1} ({text!r}): {exc}") from None
     return game
+
+
+def _deal_from_deck(rules: Rules, record: Mapping[str, Any]) -> Game:
+    """A ``durak-record/2`` deal: the stored deck, dealer and first attacker; no random numbers."""
+    seed = record.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError(f"seed must be a whole number or null, not {seed!r}")
+    deck = record["deck"]
+    if not isinstance(deck, str):
+        raise RecordError(f"deck must be the cards as text, top first, not {deck!r}")
+    return Game.deal(
+        rules,
+        int(record["players"]),
+        seed,
+        deck=deck,
+        dealer=_seat(record, "dealer", required=True),
+        first_attacker=_seat(record, "first_attacker"),
+        previous_durak=_seat(record, "previous_durak"),
+    )
+
+
+def _seat(record: Mapping[str, Any], key: str, *, required: bool = False) -> int | None:
+    value = record[key] if required else record.get(key)
+    if value is None and not required:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise RecordError(f"{key} must be a seat number, not {value!r}")
+    return value
+
+
+def _set_up_position(rules: Rules, position: object) -> Game:
+    """A set-up position in ``from_position``'s keyword form (cards as text, seats as keys)."""
+    if not isinstance(position, Mapping):
+        raise RecordError("position must be an object of from_position's keywords")
+    keywords = dict(position)
+    if "hands" not in keywords:
+        raise RecordError("the position has no hands")
+    for key in ("undo", "events"):
+        keywords.pop(key, None)  # settings of a game, not part of a position
+    table = keywords.get("table")
+    if isinstance(table, list):
+        keywords["table"] = [tuple(p) if isinstance(p, list) else p for p in table]
+    return Game.from_position(rules, **keywords)
