@@ -3,6 +3,7 @@
 Every rule of the five source documents (S0–S4) is a named option of :class:`Rules`, with
 presets per source. :meth:`Game.play` refuses illegal actions with a machine-readable
 :class:`Reason`; the tutorial layer turns reasons and :class:`Event` s into words.
+Computer players, which see only an :class:`Observation`, live in :mod:`durak_core.bots`.
 """
 
 from .actions import Action, ActionKind, NotationError
@@ -18,9 +19,11 @@ from .cards import (
     make_deck,
     parse_cards,
 )
+from .determinize import determinize, sample_position
 from .events import Event, EventKind
 from .game import Cap, Game, LegalActions, Outcome, PositionError
 from .observation import Observation, observe
+from .position import Position
 from .reasons import IllegalAction, Reason
 from .record import RecordError, dumps, loads, replay, to_record
 from .rules import (
@@ -66,6 +69,7 @@ __all__ = [
     "Observation",
     "Outcome",
     "Phase",
+    "Position",
     "PositionError",
     "Preset",
     "Rank",
@@ -81,6 +85,7 @@ __all__ = [
     "TrumpSwap",
     "beat_failure",
     "beats",
+    "determinize",
     "dumps",
     "format_cards",
     "loads",
@@ -88,5 +93,6 @@ __all__ = [
     "observe",
     "parse_cards",
     "replay",
+    "sample_position",
     "to_record",
 ]

@@ -32,12 +32,22 @@ class RevealTracker:
     def __init__(self, game: Game) -> None:
         s = game.state
         self.public: list[set[Card]] = [set() for _ in range(game.players)]
+        self.from_stock: list[set[Card]] = [set() for _ in range(game.players)]
+        """Cards each seat drew face down (not the turn-up), whether still held or not."""
+        self.undealt: frozenset[Card] = frozenset()
         if game.rules.first_attacker is FirstAttacker.LOWEST_TRUMP:
             trumps = [(c.rank, seat, c) for seat, h in enumerate(s.hands) for c in h]
             trumps = [t for t in trumps if t[2].suit is s.trump]
             if trumps:
                 _, seat, lowest = min(trumps)
                 self.public[seat].add(lowest)  # shown to decide the first attacker
+            # S0, S3: no hand held a lower trump (or, with none shown, any trump)
+            self.undealt = frozenset(
+                c
+                for c in make_deck(game.rules.deck_size)
+                if c.suit is s.trump and (not trumps or c.rank < min(trumps)[0])
+            )
+            assert not any(self.undealt & set(h) for h in s.hands)
         if not s.stock:  # every card dealt: the dealer shows the trump he keeps
             dealer = game.origin["dealer"]
             assert s.turnup in s.hands[dealer]
@@ -61,9 +71,17 @@ class RevealTracker:
             for c in new - old:
                 if c in table or c is face_up or action.kind is ActionKind.SWAP:
                     self.public[seat].add(c)
+                else:
+                    self.from_stock[seat].add(c)
+
+    def hidden_draws(self, game: Game, seat: int) -> set[Card]:
+        """Cards ``seat`` holds that it drew face down and nobody else has seen."""
+        return (self.from_stock[seat] & set(game.state.hands[seat])) - self.public[seat]
 
 
-def check_observation(game: Game, seat: int, public: list[set[Card]] | None) -> Observation:
+def check_observation(
+    game: Game, seat: int, public: list[set[Card]] | None, tracker: RevealTracker | None = None
+) -> Observation:
     obs = observe(game, seat)
     s = game.state
     deck = set(make_deck(game.rules.deck_size))
@@ -79,6 +97,10 @@ def check_observation(game: Game, seat: int, public: list[set[Card]] | None) -> 
         assert obs.known[other] <= set(s.hands[other])
         if public is not None:
             assert obs.known[other] == public[other], (other, obs.known[other], public[other])
+    assert all(obs.public[i] == obs.known[i] for i in range(game.players) if i != seat)
+    assert obs.public[seat] <= set(s.hands[seat])
+    if public is not None:
+        assert obs.public[seat] == public[seat]
 
     # the event log: other seats' draws carry no cards except the turned-up trump
     real = game.events
@@ -106,7 +128,41 @@ def check_observation(game: Game, seat: int, public: list[set[Card]] | None) -> 
     assert obs.turnup is s.turnup and obs.trump is s.trump
     assert obs.turnup_in_stock == (bool(s.stock) and s.stock[0] is s.turnup)
     assert obs.table == game.table
-    assert obs.discard == frozenset(s.discard)
+    assert obs.discard == tuple(s.discard)
+    pos = game.position()
+    assert (
+        obs.lead_attacker,
+        obs.defender_hand_at_start,
+        obs.passed,
+        obs.out,
+        obs.durak,
+        obs.previous_durak,
+        obs.turnup_holder,
+    ) == (
+        s.lead_attacker,
+        s.defender_hand_at_start,
+        frozenset(i for i, p in enumerate(s.passed) if p),
+        tuple(s.out_order),
+        s.durak,
+        game.previous_durak,
+        s.turnup_holder,
+    )
+    assert obs.public == pos.known
+
+    # the lowest trump's swap right: public unless the card is hidden in another hand
+    low = Card(game.rules.lowest_rank, s.trump)
+    hidden_low = any(low in h and low not in obs.known[i] for i, h in enumerate(s.hands))
+    assert obs.low_trump_origin == (None if hidden_low else s.low_trump_origin)
+
+    # the deal's inference (S0, S3) holds in the real game: it is one of the possible worlds
+    assert len(obs.unseen_draws) == game.players
+    if tracker is not None:
+        assert obs.undealt == tracker.undealt
+        for other in range(game.players):
+            drawn = tracker.hidden_draws(game, other)
+            assert len(drawn) <= obs.unseen_draws[other], (other, drawn, obs.unseen_draws)
+            hidden = set(s.hands[other]) - obs.public[other]
+            assert obs.undealt & hidden <= drawn
     assert (obs.attacker, obs.defender, obs.phase, obs.taking, obs.bouts) == (
         s.attacker,
         s.defender,
@@ -149,7 +205,7 @@ def run(game: Game, seed: int, *, every: int = 1) -> dict[str, int]:
     while True:
         if stats["steps"] % every == 0 or game.outcome is not None:
             for seat in range(game.players):
-                obs = check_observation(game, seat, tracker.public)
+                obs = check_observation(game, seat, tracker.public, tracker)
                 stats["known"] += sum(len(k) for i, k in enumerate(obs.known) if i != seat)
         if game.outcome is not None:
             break
@@ -277,6 +333,8 @@ def test_picked_up_cards_are_known_until_played() -> None:
         assert obs.known[1] == picked
         assert not picked & obs.unseen()
         assert set(cards("9C 7D QS")) <= obs.unseen()
+    mine = observe(game, 1)  # the taker knows his whole hand, and what the others know of it
+    assert mine.known[1] == set(game.hand(1)) and mine.public[1] == picked
     game.play("2:10D")
     game.play("0:KD/10D")  # seat 0 is out; seat 1 attacks seat 2
     assert (game.attacker, game.defender) == (1, 2)
