@@ -1,0 +1,145 @@
+"""Perfect-information Monte Carlo: S1's computer player, which «reparte en su cabeza las
+cartas que no ha visto de varias maneras posibles y juega cada una hasta el final».
+
+For each sampled world (:func:`~durak_core.determinize.determinize` of the bot's observation:
+the unseen cards dealt at random among the deals that agree with everything the seat knows),
+every legal action is played and the game is played out to its end by every seat following
+the rule of thumb (:func:`~durak_core.bots.heuristic.decide`). An action scores 1 when the
+bot is not the durak, ½ for a draw, 0 when it is; the bot plays the best average. All actions
+are tried on the same worlds, so their differences are not noise of the deal.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from ..actions import Action
+from ..determinize import determinize
+from ..game import Game
+from ..observation import Observation
+from ..state import Phase
+from .base import outcome_score
+from .heuristic import HeuristicBot, decide
+
+__all__ = ["PIMCBot", "playout"]
+
+_OVER = Phase.OVER
+
+
+def playout(game: Game, seat: int, limit: int = 1000) -> float:
+    """Play ``game`` (a playout game: ``undo=False, events=False``) to its end with every
+    seat following the rule of thumb; return the result for ``seat`` (1, ½ or 0). A game
+    still going after ``limit`` actions (players passing the same cards round) counts ½."""
+    low = game.rules.lowest_rank
+    generate = game._generate
+    push = game.push
+    for _ in range(limit):
+        s = game._state
+        if s.phase is _OVER:
+            return outcome_score(s.durak, seat)
+        actions = list(generate())
+        who = actions[0].seat
+        if actions[-1].seat != who:
+            actions = [a for a in actions if a.seat == who]
+        if len(actions) == 1:
+            push(actions[0])
+            continue
+        push(
+            decide(
+                actions,
+                s.hands[who],
+                s.trump,
+                low,
+                len(s.stock),
+                s.attacks,
+                s.defences,
+                s.taking,
+                len(s.hands[s.defender]),
+            )
+        )
+    s = game._state
+    return outcome_score(s.durak, seat) if s.phase is _OVER else 0.5
+
+
+class PIMCBot:
+    """Sample worlds, play every action out in each, choose the best average.
+
+    ``samples`` worlds per decision, or, with ``time_budget`` (seconds), as many as fit in it
+    (at least one; ``samples`` then caps them, None for no cap). With ``second_best`` > 0
+    the bot plays its second-best action with that probability: a gentler opponent for
+    newcomers (S1: «las dos primeras mesas de un recién llegado son algo más suaves»)."""
+
+    def __init__(
+        self,
+        samples: int | None = 32,
+        *,
+        time_budget: float | None = None,
+        second_best: float = 0.0,
+        name: str = "pimc",
+        playout_limit: int = 1000,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        if samples is None and time_budget is None:
+            raise ValueError("give samples, a time_budget, or both")
+        if samples is not None and samples < 1:
+            raise ValueError(f"samples must be at least 1, not {samples}")
+        self.samples = samples
+        self.time_budget = time_budget
+        self.second_best = second_best
+        self.name = name
+        self.playout_limit = playout_limit
+        self.clock = clock
+        self._prior = HeuristicBot()
+
+    def __repr__(self) -> str:
+        return (
+            f"PIMCBot(samples={self.samples}, time_budget={self.time_budget}, "
+            f"second_best={self.second_best}, name={self.name!r})"
+        )
+
+    def evaluate(self, observation: Observation, rng: random.Random) -> dict[Action, float]:
+        """Each legal action's average result over the sampled worlds (1: not the durak,
+        ½: a draw, 0: the durak), in the order of ``observation.legal``."""
+        legal = observation.legal
+        if not legal:
+            raise ValueError(f"seat {observation.seat} has no legal action")
+        seat = observation.seat
+        limit = self.playout_limit
+        totals = [0.0] * len(legal)
+        cap = self.samples
+        deadline = None if self.time_budget is None else self.clock() + self.time_budget
+        worlds = 0
+        while True:
+            world = determinize(observation, rng, undo=False, events=False)
+            for i, action in enumerate(legal):
+                game = world.copy(undo=False, events=False)
+                game.push(action)
+                totals[i] += playout(game, seat, limit)
+            worlds += 1
+            if cap is not None and worlds >= cap:
+                break
+            if deadline is not None and self.clock() >= deadline:
+                break
+        return {action: total / worlds for action, total in zip(legal, totals, strict=True)}
+
+    def ranked(self, observation: Observation, rng: random.Random) -> list[tuple[Action, float]]:
+        """The legal actions with their scores, best first (ties: the rule of thumb's choice,
+        then the order of ``observation.legal``)."""
+        scores = self.evaluate(observation, rng)
+        preferred = self._prior.choose(observation, rng)
+        order = {a: i for i, a in enumerate(observation.legal)}
+        return sorted(scores.items(), key=lambda kv: (-kv[1], kv[0] != preferred, order[kv[0]]))
+
+    def choose(self, observation: Observation, rng: random.Random) -> Action:
+        """The best action by :meth:`evaluate` (sometimes the second best, see the class)."""
+        legal = observation.legal
+        if not legal:
+            raise ValueError(f"seat {observation.seat} has no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        ranked = self.ranked(observation, rng)
+        if self.second_best and rng.random() < self.second_best:
+            return ranked[1][0]
+        return ranked[0][0]
