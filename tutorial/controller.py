@@ -18,6 +18,7 @@ from durak_core import Action, ActionKind, Card, CardError, Game, observe
 from .clicks import button_action, hand_click, table_click
 from .comparison import Comparison, compare_lesson
 from .explain import explain
+from .hints import Hint, explain_hint, hint
 from .i18n import Gettext, I18n
 from .lessons import Lesson, Step
 from .move_log import MoveLog
@@ -36,9 +37,10 @@ __all__ = [
 ]
 
 Text = Callable[[Gettext], str]
-MessageKind = Literal["info", "error", "detour", "costly", "success", "question"]
+MessageKind = Literal["info", "error", "detour", "costly", "success", "question", "hint"]
 """``error``: refused by the rules; ``detour``: allowed, but not what this step is about;
-``costly``: allowed, but it costs something the lesson points out."""
+``costly``: allowed, but it costs something the lesson points out; ``hint``: the computer's
+advice and why (:meth:`LessonController.hint`)."""
 
 RESUME_VERSION: Final = 1
 """Version of :meth:`LessonController.resume_state`'s snapshot."""
@@ -92,6 +94,7 @@ class LessonController:
         self.start_game: Callable[[], Game] = start or lesson.start
         """Sets the game up on (re)start: the lesson's position, or a deal (the play page)."""
         self._rng = random.Random(seed)
+        self._seed = seed
         self.paced = False
         """``True`` when the page plays the others' moves one at a time, with a pause between
         them (:meth:`opponent_step`); ``False``: they all move at once after the learner."""
@@ -121,6 +124,9 @@ class LessonController:
         self.message_id = 0
         self.explained: Card | None = None
         self.hint_shown = False
+        self.advice: Hint | None = None
+        """The computer's advice last shown (:meth:`hint`), while the position is the same."""
+        self._advice_at: tuple[int, bool] = (-1, False)
         self.answer: int | None = None
         self.step_done = False
         self.comparison: Comparison | None = None
@@ -184,6 +190,7 @@ class LessonController:
         self.since = self.game.event_count
         self.selected = self.target = self.explained = None
         self.hint_shown = False
+        self.advice = None
         self.answer = None
         self.comparison = None
         self.message = None
@@ -226,6 +233,7 @@ class LessonController:
         return self.navigation and (self.index > 0 or self.free_play)
 
     def can_hint(self) -> bool:
+        """The panel's Hint: on a lesson's move or question step not yet done."""
         step = self.step
         return (
             self.navigation
@@ -233,6 +241,11 @@ class LessonController:
             and step.kind in ("move", "question")
             and not self.step_done
         )
+
+    def can_advise(self) -> bool:
+        """The table's Hint button: in free play (the full-game page too) whenever the
+        learner may move. (The panel has no Hint button there.)"""
+        return self.free_play and bool(self.learner_actions())
 
     def can_free_play(self) -> bool:
         return self.lesson.free_play and self.game.outcome is None and not self.free_play
@@ -348,20 +361,58 @@ class LessonController:
         return self.shown_seats()
 
     def hint(self) -> None:
-        """Show the step's hint (and the card it points at); costs a star point once per step."""
+        """Show a hint and highlight its card. On a move step, and in free play, the hint is
+        the computer's advice with its reasons (:func:`tutorial.hints.hint`, from the
+        learner's observation only; in a lesson, the best of the moves the step asks for),
+        after the step's own hint text if it has one. It never plays the move. In a lesson
+        a hint costs a star point once per step."""
+        if self.can_hint() and self._show_hint():
+            self._changed()
+
+    def _show_hint(self) -> bool:
         step = self.step
-        if step is None or not self.can_hint():
-            return
-        if self.index not in self._hinted_steps:
-            self._hinted_steps.add(self.index)
-            self.hints_used += 1
+        if not self.free_play:
+            if step is None:
+                return False
+            if self.index not in self._hinted_steps:
+                self._hinted_steps.add(self.index)
+                self.hints_used += 1
         self.hint_shown = True
-        hint = step.hint
-        if hint:
-            self.message = ("info", lambda tr: tr.gettext(hint))
+        text = step.hint if step is not None else ""
+        advice = self._advise(step) if self.free_play or (step and step.kind == "move") else None
+        if advice is not None:
+            names, taking = self.names, self.game.taking
+
+            def words(tr: Gettext) -> str:
+                why = explain_hint(advice, tr, players=names(tr), taking=taking)
+                return _join(tr, tr.gettext(text), why) if text else why
+
+            self.message = ("hint", words)
+        elif text:
+            self.message = ("info", lambda tr: tr.gettext(text))
         else:
             self.message = ("info", lambda tr: tr.gettext("Look at the highlighted card."))
-        self._changed()
+        return True
+
+    def _advise(self, step: Step | None) -> Hint | None:
+        """The computer's advice for the learner now (the same position gives the same
+        advice: its random numbers come from the run's seed and the number of moves)."""
+        legal = self.learner_actions()
+        if not legal:
+            return None
+        played = len(self.game.history)
+        if self.advice is not None and self._advice_at == (played, self.free_play):
+            return self.advice
+        among = None
+        if step is not None and not self.free_play:
+            among = [a for a in legal if self._expected(step, a)] or None
+        rng = random.Random(self._seed * 1_000_003 + played)
+        try:
+            advice = hint(observe(self.game, self.you), self.you, rng, among=among)
+        except ValueError:
+            return None
+        self.advice, self._advice_at = advice, (played, self.free_play)
+        return advice
 
     def _enter_free_play(self) -> None:
         """Switch to free play from the current position and say so."""
@@ -561,14 +612,7 @@ class LessonController:
         if hint:
             if step is None or done or self.index not in hinted:
                 return False
-            self.hint_shown = True
-            text = step.hint
-            self.message = (
-                "info",
-                (lambda tr: tr.gettext(text))
-                if text
-                else (lambda tr: tr.gettext("Look at the highlighted card.")),
-            )
+            self._show_hint()  # the step is already counted as hinted: no second star point
         if free:
             return self._replay_free_play(actions[len(self.game.history) :])
         return True
@@ -708,6 +752,10 @@ class LessonController:
         )
 
     def _click_action(self, button: str) -> None:
+        if button == "hint":
+            if not (self.can_advise() and self._show_hint()):
+                self._not_now()
+            return
         if not self._accepting_moves():
             self._not_now()
             return
@@ -909,8 +957,16 @@ class LessonController:
         return [a for a in self.game.legal_actions() if a.seat == self.you]
 
     def hint_action(self) -> Action | None:
+        """The move the shown hint points at (highlighted on the table), if any."""
+        if (
+            self.hint_shown
+            and self.advice is not None
+            and self._advice_at == (len(self.game.history), self.free_play)
+            and self._accepting_moves()
+        ):
+            return self.advice.action
         step = self.step
-        if not self.hint_shown or step is None or step.kind != "move":
+        if not self.hint_shown or step is None or step.kind != "move" or self.free_play:
             return None
         if step.expect:
             return step.expect[0]

@@ -155,6 +155,10 @@ def table_view(ctl: LessonController) -> TableView:
         )
     if ActionKind.SWAP in kinds:
         actions.append({"id": "swap", "label": action_label(ActionKind.SWAP, tr), "enabled": True})
+    if ctl.can_advise():
+        # Free play (and the full-game page) has no panel Hint button: the table offers it.
+        # TRANSLATORS: button asking the computer which move it would make here, and why.
+        actions.append({"id": "hint", "label": tr.pgettext("button", "Hint"), "enabled": True})
     if hinted is not None:
         for button in actions:
             if button["id"] == hinted.kind.value:
@@ -218,6 +222,9 @@ def feedback_label(kind: str, tr: Gettext, *, quiz: bool = False) -> str:
         # TRANSLATORS: label of the feedback line: the move is legal, but this step asks for
         # something else.
         return tr.pgettext("feedback", "Allowed, but…")
+    if kind == "hint":
+        # TRANSLATORS: label of the feedback line: the computer's advice and why.
+        return tr.pgettext("feedback", "Hint")
     if kind == "costly":
         # TRANSLATORS: label of the feedback line: the move is legal but costs something.
         return tr.pgettext("feedback", "Allowed, but costly")

@@ -32,7 +32,7 @@ _STATIC = Path(__file__).parent / "static"
 CARD_ID = re.compile(r"(10|[2-9JQKA])[CDHS]")
 """A card id in engine notation (``"10H"``, ``"QS"``); matched with ``fullmatch``."""
 ZONES = frozenset({"hand", "table", "seat"})
-ACTION_IDS = frozenset({"take", "pass", "swap", "transfer"})
+ACTION_IDS = frozenset({"take", "pass", "swap", "transfer", "hint"})
 
 # Limits for the progress data the browser sends back from its localStorage.
 PROGRESS_MAX_CHARS = 65_536

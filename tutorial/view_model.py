@@ -74,7 +74,7 @@ class SeatView(TypedDict):
 class ActionButton(TypedDict):
     """A button of the table, e.g. take, done (pass), swap."""
 
-    id: Literal["take", "pass", "swap", "transfer"]
+    id: Literal["take", "pass", "swap", "transfer", "hint"]
     label: str
     enabled: bool
     hint: NotRequired[bool]
@@ -84,7 +84,7 @@ class ActionButton(TypedDict):
 class Message(TypedDict):
     """The feedback line under the table (read out by screen readers)."""
 
-    kind: Literal["info", "error", "detour", "costly", "success", "question"]
+    kind: Literal["info", "error", "detour", "costly", "success", "question", "hint"]
     text: str
     id: NotRequired[int]
     """Counts up with every new message, so a repeated text is announced again."""

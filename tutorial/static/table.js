@@ -3,7 +3,7 @@
 // Draws the whole table from one TableView snapshot (the `view` trait, see
 // tutorial/view_model.py) and reports clicks with model.send():
 //   {type: "card", zone: "hand" | "table" | "seat", id: "10H"}
-//   {type: "action", id: "take" | "pass" | "swap" | "transfer"}
+//   {type: "action", id: "take" | "pass" | "swap" | "transfer" | "hint"}
 //   {type: "progress", data: {...}}   once, with what localStorage held at load
 // The table never applies a rule: a click on a card that cannot be played is sent too, so
 // the controller can explain why. No network access: no fonts, images or scripts are loaded.
@@ -387,7 +387,16 @@ function actionEl(action) {
 // The feedback kinds (view_model.Message): "error" is a move the rules refuse, "detour" an
 // allowed move that is not this step's point, "costly" an allowed move that costs something.
 // Each has its colour, its icon and (from Python) a short label such as "Not allowed".
-const MESSAGE_ICONS = { info: "i", error: "!", detour: "↪", costly: "⚠", success: "✓", question: "?" };
+// "hint" is the computer's advice and why (a calm colour: nothing went wrong).
+const MESSAGE_ICONS = {
+  info: "i",
+  error: "!",
+  detour: "↪",
+  costly: "⚠",
+  success: "✓",
+  question: "?",
+  hint: "✦",
+};
 
 // ---------------------------------------------------------------------------- progress
 

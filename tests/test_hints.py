@@ -1,0 +1,475 @@
+"""Hints that say why (issue 11, 4): every fact a hint states holds in the engine's position
+(the hidden cards included), the advice is legal, the same seed gives the same hint, the hint
+sees only the learner's observation, and it is worded in every language."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import Translations
+
+from durak_core import (
+    PRESETS,
+    Action,
+    ActionKind,
+    Card,
+    Game,
+    Phase,
+    Rank,
+    Rules,
+    Suit,
+    determinize,
+    observe,
+)
+from durak_core.bots import PIMCBot, make_bot
+from tutorial.controller import LessonController
+from tutorial.hints import (
+    MAX_SAMPLES,
+    MIN_SAMPLES,
+    Fact,
+    FactCode,
+    Hint,
+    explain_hint,
+    hint,
+    samples_for,
+)
+from tutorial.i18n import I18n, Translator, translator
+from tutorial.lesson_view import table_view
+from tutorial.lessons import load_lessons
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGS = ("es", "en", "ru")
+SAMPLES = 6
+"""Sampled deals per hint in the truth tests (the facts hold whatever the number)."""
+
+VARIANTS: list[tuple[str, Rules, int]] = [
+    ("classic", PRESETS["classic"].rules, 2),
+    ("classic", PRESETS["classic"].rules, 3),
+    ("wikihow_home", PRESETS["wikihow_home"].rules, 4),
+    ("durak_live_vecinos", PRESETS["durak_live_vecinos"].rules, 5),
+    ("wikipedia", PRESETS["wikipedia"].rules, 3),
+    ("matsuri+transfer", PRESETS["matsuri"].rules.replace(transfer=True), 2),
+    ("classic+transfer", PRESETS["classic"].rules.replace(transfer=True), 4),
+    ("classic 24", PRESETS["classic"].rules.replace(deck_size=24), 2),
+]
+
+
+def _game(rules: Rules, players: int, seed: int) -> Game | None:
+    """A dealt game played on by a mix of the rule of thumb and random moves (so discards
+    pile up as in real games), stopped at a random point; ``None`` when it ended first."""
+    rng = random.Random(seed)
+    game = Game.deal(rules, players, seed=seed)
+    thumb = make_bot("heuristic")
+    for _ in range(rng.randrange(0, 120)):
+        if game.outcome is not None:
+            return None
+        seat = next(iter(game.acting_seats()))
+        obs = observe(game, seat)
+        action = thumb.choose(obs, rng) if rng.random() < 0.7 else rng.choice(obs.legal)
+        game.play(action)
+    return game if game.outcome is None else None
+
+
+def _positions(count: int, seed: int) -> Iterator[tuple[str, Game, int]]:
+    rng = random.Random(seed)
+    for name, rules, players in VARIANTS:
+        made = 0
+        while made < count:
+            game = _game(rules, players, rng.randrange(1 << 30))
+            if game is None:
+                continue
+            for seat in game.acting_seats():
+                if any(True for _ in game.legal_actions().for_seat(seat)):
+                    made += 1
+                    yield f"{name}/{players}p", game, seat
+                    break
+
+
+# ---------------------------------------------------------------- truth
+
+
+def _legal(game: Game, seat: int) -> list[Action]:
+    return list(game.legal_actions().for_seat(seat))
+
+
+def _value(card: Card, trump: Suit) -> tuple[bool, int]:
+    return (card.suit is trump, int(card.rank))
+
+
+def check_fact(game: Game, seat: int, advice: Hint, fact: Fact) -> None:
+    """Raise AssertionError unless ``fact`` holds in ``game`` (the whole position, hidden
+    cards included, asked of the engine)."""
+    s = game.state
+    hand = s.hands[seat]
+    trump = game.trump
+    action = advice.action
+    p = fact.params
+    code = fact.code
+    if code is FactCode.ONLY_MOVE:
+        assert _legal(game, seat) == [action] == [p["action"]]
+    elif code is FactCode.KEEPS_TRUMP:
+        kept = p["card"]
+        assert isinstance(kept, Card) and action.card is not None
+        assert action.card.suit is not trump and kept.suit is trump and kept in hand
+        assert advice.runner_up is not None and advice.runner_up.card == kept
+    elif code is FactCode.CHEAPEST:
+        assert p["card"] == action.card and action.card is not None
+        same = [
+            a.card
+            for a in _legal(game, seat)
+            if a.kind is action.kind and a.target == action.target and a.card is not None
+        ]
+        assert len(same) > 1
+        assert all(_value(action.card, trump) <= _value(c, trump) for c in same)
+    elif code is FactCode.RANK_GONE:
+        rank = p["rank"]
+        assert action.kind is ActionKind.BEAT and action.card is not None
+        assert action.card.rank == rank
+        # nobody else can add that rank: no other hand and no stock card holds one
+        elsewhere = [c for i, h in enumerate(s.hands) if i != seat for c in h if c.rank == rank] + [
+            c for c in s.stock if c.rank == rank
+        ]
+        assert not elsewhere, elsewhere
+        assert p["discarded"] == sum(1 for c in game.discard if c.rank == rank) > 0
+        assert p["in_hand"] == sum(1 for c in hand if c.rank == rank) - 1
+        on_table = sum(1 for pair in game.table for c in pair if c is not None and c.rank == rank)
+        assert p["on_table"] == on_table
+    elif code is FactCode.PAIR:
+        assert action.kind is ActionKind.LEAD and action.card is not None
+        assert p["rank"] == action.card.rank
+        assert p["n"] == sum(1 for c in hand if c.rank == action.card.rank) >= 2
+    elif code is FactCode.NEEDS_TRUMPS:
+        assert action.kind is ActionKind.TAKE
+        assert p["trumps"] == sum(1 for c in hand if c.suit is trump)
+        plain = [c for c in hand if c.suit is not trump]
+        needs = sum(
+            1
+            for attack, defence in game.table
+            if defence is None
+            and not any(game.is_legal(Action.beat(seat, c, attack)) for c in plain)
+        )
+        assert p["n"] == needs > 0
+    elif code is FactCode.STOCK_LEFT:
+        assert p["n"] == len(s.stock) > 0
+    elif code is FactCode.FEWEST_CARDS:
+        assert len(s.stock) == 0
+        others = [len(h) for i, h in enumerate(s.hands) if i != seat and s.active[i] and h]
+        assert p["n"] == len(s.hands[p["seat"]]) == min(others)  # type: ignore[index]
+        assert p["seat"] != seat
+    elif code is FactCode.TRANSFER_TO:
+        assert action.kind is ActionKind.TRANSFER
+        after = game.copy()
+        after.play(action)
+        assert after.defender == p["seat"]
+    elif code is FactCode.GOES_OUT:
+        assert list(hand) == [action.card] and len(s.stock) == 0
+        after = game.copy()
+        after.play(action)
+        assert not after.state.hands[seat]
+    elif code is FactCode.OUTCOMES:
+        n = p["samples"]
+        assert n == advice.samples
+        scores = PIMCBot(n).evaluate(observe(game, seat), random.Random(advice_seed(advice)))
+        assert p["other"] == advice.runner_up
+        assert p["best"] == int(scores[action] * 10 + 0.5)
+        assert p["second"] == int(scores[advice.runner_up] * 10 + 0.5)  # type: ignore[index]
+    else:  # pragma: no cover - a new code needs its check here
+        raise AssertionError(f"no check for {code}")
+
+
+_SEEDS: dict[int, int] = {}
+
+
+def advice_seed(advice: Hint) -> int:
+    return _SEEDS[id(advice)]
+
+
+def seeded_hint(game: Game, seat: int, seed: int, **kwargs: object) -> Hint:
+    advice = hint(game, seat, random.Random(seed), **kwargs)  # type: ignore[arg-type]
+    _SEEDS[id(advice)] = seed
+    return advice
+
+
+def test_every_fact_holds_in_the_engines_position() -> None:
+    seen: Counter[FactCode] = Counter()
+    checked = 0
+    for i, (label, game, seat) in enumerate(_positions(14, seed=7)):
+        advice = seeded_hint(game, seat, i, samples=SAMPLES)
+        assert advice.seat == seat
+        assert game.is_legal(advice.action), label
+        if advice.runner_up is not None:
+            assert game.is_legal(advice.runner_up) and advice.runner_up != advice.action
+            # without a lesson's choice of moves: the best and the second best of the search
+            scores = PIMCBot(advice.samples).evaluate(observe(game, seat), random.Random(i))
+            assert scores[advice.action] == max(scores.values()) == advice.score
+            others = [v for a, v in scores.items() if a != advice.action]
+            assert scores[advice.runner_up] == max(others) == advice.runner_score
+        for fact in advice.facts:
+            try:
+                check_fact(game, seat, advice, fact)
+            except AssertionError as exc:
+                raise AssertionError(f"{label}: {fact} is false ({exc})") from exc
+            seen[fact.code] += 1
+            checked += 1
+    assert checked >= 150
+    # the sample reaches the facts that matter (else the check above proves little)
+    for code in (
+        FactCode.ONLY_MOVE,
+        FactCode.KEEPS_TRUMP,
+        FactCode.CHEAPEST,
+        FactCode.PAIR,
+        FactCode.STOCK_LEFT,
+        FactCode.FEWEST_CARDS,
+        FactCode.OUTCOMES,
+    ):
+        assert seen[code], (code, seen)
+
+
+def _defending(want: ActionKind, count: int, seed: int) -> Iterator[tuple[Game, int, Hint]]:
+    """Positions where the hint recommends ``want`` (rarer facts: take, transfer, beat)."""
+    rng = random.Random(seed)
+    found = 0
+    for _ in range(4000):
+        _name, rules, players = VARIANTS[rng.randrange(len(VARIANTS))]
+        if want is ActionKind.TRANSFER and not rules.transfer:
+            continue
+        game = _game(rules, players, rng.randrange(1 << 30))
+        if game is None or game.phase is not Phase.BOUT:
+            continue
+        seat = game.defender
+        legal = _legal(game, seat)
+        if not any(a.kind is want for a in legal):
+            continue
+        advice = seeded_hint(
+            game, seat, found, samples=SAMPLES, among=[a for a in legal if a.kind is want]
+        )
+        yield game, seat, advice
+        found += 1
+        if found >= count:
+            return
+
+
+@pytest.mark.parametrize("want", [ActionKind.TAKE, ActionKind.TRANSFER, ActionKind.BEAT])
+def test_facts_about_taking_transferring_and_beating_hold(want: ActionKind) -> None:
+    seen: Counter[FactCode] = Counter()
+    for game, seat, advice in _defending(want, 25, seed=int(want is ActionKind.BEAT) + 3):
+        assert advice.action.kind is want  # `among` is obeyed
+        for fact in advice.facts:
+            check_fact(game, seat, advice, fact)
+            seen[fact.code] += 1
+    expected = {
+        ActionKind.TAKE: FactCode.NEEDS_TRUMPS,
+        ActionKind.TRANSFER: FactCode.TRANSFER_TO,
+        ActionKind.BEAT: FactCode.RANK_GONE,
+    }[want]
+    assert seen[expected], seen
+
+
+def test_the_same_seed_gives_the_same_hint() -> None:
+    for i, (_label, game, seat) in enumerate(_positions(1, seed=21)):
+        assert hint(game, seat, random.Random(i)) == hint(game, seat, random.Random(i))
+        # a game and its observation give the same advice
+        assert hint(game, seat, random.Random(i)) == hint(
+            observe(game, seat), seat, random.Random(i)
+        )
+
+
+def test_a_hint_sees_only_the_observation() -> None:
+    # Two worlds consistent with one observation differ in the cards the seat cannot see;
+    # the seat's observation of each is the same, and so is the hint, fact by fact.
+    differ = 0
+    for i, (_label, game, seat) in enumerate(_positions(2, seed=5)):
+        obs = observe(game, seat)
+        one = determinize(obs, random.Random(1))
+        two = determinize(obs, random.Random(2))
+        differ += one.position() != two.position()
+        assert observe(one, seat) == observe(two, seat)
+        assert hint(one, seat, random.Random(i), samples=SAMPLES) == hint(
+            two, seat, random.Random(i), samples=SAMPLES
+        )
+    assert differ >= 8
+
+
+def test_samples_fit_a_click() -> None:
+    # a fixed number of deals (the same seed gives the same hint on any machine), bounded
+    assert samples_for(1) == MAX_SAMPLES and samples_for(200) == MIN_SAMPLES
+    assert all(MIN_SAMPLES <= samples_for(n) <= MAX_SAMPLES for n in range(1, 60))
+
+
+def test_a_hint_refuses_a_seat_without_moves() -> None:
+    game = Game.deal(Rules(), 2, seed=3)
+    idle = 1 - next(iter(game.acting_seats()))
+    if not _legal(game, idle):
+        with pytest.raises(ValueError, match="no legal action"):
+            hint(game, idle, random.Random(0))
+    with pytest.raises(ValueError):
+        hint(observe(game, 0), 1, random.Random(0))
+
+
+# ---------------------------------------------------------------- words
+
+
+class _Recording(Translations):
+    """Translations that remember which (context, msgid) were looked up."""
+
+    def __init__(self, fp: io.BytesIO) -> None:
+        super().__init__(fp)
+        self.used: set[tuple[str | None, str]] = set()
+
+    def gettext(self, message: str) -> str:
+        self.used.add((None, message))
+        return super().gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        self.used.add((None, singular))
+        return super().ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        self.used.add((context, message))
+        return super().pgettext(context, message)
+
+
+def _every_wording() -> list[Hint]:
+    """Hints that between them use every sentence of the hint wording."""
+    c = Card.parse
+    beat = Action.beat(1, "JH", "9H")
+    moves = [
+        Action.lead(1, "7C"),
+        Action.throw(1, "7D"),
+        beat,
+        Action.transfer(1, "9S"),
+        Action.take(1),
+        Action.pass_(1),
+        Action.swap(1),
+    ]
+    facts = [
+        Fact(FactCode.ONLY_MOVE, {"action": beat}),
+        Fact(FactCode.KEEPS_TRUMP, {"card": c("6S")}),
+        Fact(FactCode.CHEAPEST, {"card": c("JH")}),
+        Fact(FactCode.RANK_GONE, {"rank": Rank.JACK, "discarded": 3, "in_hand": 0, "on_table": 0}),
+        Fact(FactCode.RANK_GONE, {"rank": Rank.JACK, "discarded": 1, "in_hand": 1, "on_table": 1}),
+        Fact(FactCode.PAIR, {"rank": Rank.SEVEN, "n": 2}),
+        Fact(FactCode.PAIR, {"rank": Rank.SEVEN, "n": 4}),
+        Fact(FactCode.NEEDS_TRUMPS, {"n": 2, "trumps": 2}),
+        Fact(FactCode.STOCK_LEFT, {"n": 5}),
+        Fact(FactCode.FEWEST_CARDS, {"seat": 0, "n": 4}),
+        Fact(FactCode.TRANSFER_TO, {"seat": 2}),
+        Fact(FactCode.GOES_OUT, {}),
+    ] + [
+        Fact(FactCode.OUTCOMES, {"samples": 21, "best": 7, "other": m, "second": 4}) for m in moves
+    ]
+    hints = [Hint(1, m, 0.7, moves[0], 0.4, 21, ()) for m in moves]
+    hints.append(Hint(1, beat, 0.7, moves[0], 0.4, 21, tuple(facts)))
+    return hints
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_hint_sentence_is_translated_and_rendered(lang: str) -> None:
+    path = ROOT / "locales" / lang / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as fp:
+        catalog = read_po(fp, locale=lang)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    recording = _Recording(buffer)
+    tr = Translator(lang, recording)
+    names = ["Ana", "Bruno", "Carla"]
+    texts = [explain_hint(h, tr, players=names) for h in _every_wording()]
+    texts.append(explain_hint(_every_wording()[5], tr, players=names, taking=True))
+    ours = {
+        (m.context, m.id[0] if isinstance(m.id, tuple) else m.id): m
+        for m in catalog
+        if m.id and any(p == "tutorial/hints.py" for p, _ in m.locations)
+    }
+    assert len(ours) >= 25
+    unused = set(ours) - recording.used
+    assert not unused, f"never rendered: {sorted(unused, key=str)}"
+    for key, message in ours.items():
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(strings) and not message.fuzzy, key
+        msgid = message.id[0] if isinstance(message.id, tuple) else message.id
+        if lang != "en" and re.search(r"[a-z]{3}", re.sub(r"\{\w+\}", "", msgid)):
+            assert strings[0] != msgid, key  # translated, not copied
+    for text in texts:
+        assert "{" not in text and "?" not in text.replace("¿", ""), text
+
+
+def test_a_real_hint_reads_well_in_every_language() -> None:
+    for _label, game, seat in _positions(1, seed=3):
+        advice = hint(game, seat, random.Random(0), samples=SAMPLES)
+        for lang in LANGS:
+            text = explain_hint(
+                advice, translator(lang), players=["Ana", "Bruno", "Carla", "D", "E"]
+            )
+            assert text and "{" not in text
+
+
+# ---------------------------------------------------------------- the controller and the view
+
+
+def _free_play() -> LessonController:
+    lesson = next(lesson for lesson in load_lessons() if lesson.free_play)
+    ctl = LessonController(lesson, I18n("en"), seed=4)
+    ctl.continue_free_play()
+    assert ctl.free_play
+    return ctl
+
+
+def test_free_play_offers_a_hint_that_plays_nothing() -> None:
+    ctl = _free_play()
+    assert ctl.can_advise() and not ctl.can_hint()  # the table's button, not the panel's
+    played = len(ctl.game.history)
+    buttons = [b["id"] for b in table_view(ctl)["actions"]]
+    assert "hint" in buttons
+    ctl.click({"type": "action", "id": "hint"})
+    assert len(ctl.game.history) == played  # a hint never plays the move
+    assert ctl.message is not None and ctl.message[0] == "hint"
+    advice = ctl.advice
+    assert advice is not None and ctl.game.is_legal(advice.action)
+    assert ctl.hint_action() == advice.action
+    view = table_view(ctl)
+    assert view["message"] is not None and view["message"]["kind"] == "hint"
+    assert view["message"]["label"] == "Hint"
+    if advice.action.card is not None and advice.action.kind is not ActionKind.SWAP:
+        marks = {c["id"]: c.get("mark") for c in view["hand"]}
+        assert marks[advice.action.card.ascii()] == "hint"
+    else:
+        assert any(b.get("hint") for b in view["actions"])
+    for lang in LANGS:
+        assert ctl.message[1](translator(lang))
+    assert ctl.hints_used == 0  # free play keeps no stars
+    # the same position gives the same advice; once a move is played the highlight goes
+    ctl.hint()
+    assert ctl.advice is advice
+    ctl._try(advice.action)
+    assert len(ctl.game.history) > played and ctl.hint_action() != advice.action
+
+
+def test_every_lesson_move_step_gets_a_hint_among_its_moves() -> None:
+    hinted = 0
+    for lesson in load_lessons():
+        for index, step in enumerate(lesson.steps):
+            if step.kind != "move":
+                continue
+            ctl = LessonController(lesson, I18n("ru"), seed=1)
+            assert ctl.go_to(index + 1), (lesson.id, index)
+            played = len(ctl.game.history)
+            ctl.hint()
+            assert len(ctl.game.history) == played
+            assert ctl.hints_used == 1
+            advice = ctl.advice
+            assert advice is not None, (lesson.id, index)
+            assert ctl._expected(step, advice.action), (lesson.id, index, advice.action)
+            assert ctl.hint_action() == advice.action
+            assert ctl.message is not None and ctl.message[0] == "hint"
+            assert ctl.message[1](ctl.i18n)
+            hinted += 1
+    assert hinted >= 10
