@@ -16,16 +16,36 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import comm
 import pytest
+from comm.base_comm import BaseComm
 
-from durak_core import Action, ActionKind
+from durak_core import Action, ActionKind, Card, Game, Rules, observe
+from durak_core.bots import PIMCBot, next_seat
+from tests.helpers import press
 from tests.lesson_clicks import clicks_for
-from tutorial import free_play_view
+from tests.test_hidden_info import CARD_TOKEN, strings
+from tutorial import free_play_view, opponent
 from tutorial.app import LessonApp
 from tutorial.controller import LessonController
 from tutorial.free_play_view import QUICK_FACTOR, Pacer, default_pace
-from tutorial.game_page import RESUME_KEY_ENV, GameApp
+from tutorial.game_page import (
+    MIN_COST,
+    RESUME_KEY_ENV,
+    GameApp,
+    Mistake,
+    PlayController,
+    describe_action,
+    level_description,
+    level_name,
+    review,
+    review_html,
+    score_decision,
+)
+from tutorial.i18n import I18n
 from tutorial.lesson_view import table_view
+from tutorial.names import card_short
+from tutorial.opponent import PAGE_LEVELS
 from tutorial.view_model import Click
 
 PACE = 0.7
@@ -68,6 +88,7 @@ class FakeLoop:
 def loop(monkeypatch: pytest.MonkeyPatch) -> FakeLoop:
     fake = FakeLoop()
     monkeypatch.setattr(free_play_view, "kernel_schedule", lambda: fake.call_later)
+    monkeypatch.setattr(free_play_view, "_clock", lambda: 0.0)  # thinking takes no time
     return fake
 
 
@@ -408,3 +429,298 @@ def test_on_a_running_event_loop_the_kernel_loop_plays_the_moves() -> None:
 
     paced, at_first, after = asyncio.run(main())
     assert paced and at_first == 0 and after >= 1
+
+
+# ------------------------------------------------ options, hot-seat and the review (issue 11)
+
+
+def test_the_levels_have_a_name_and_a_line_in_every_language() -> None:
+    """S1: computer players of several strengths, a gentler one for newcomers."""
+    for lang in ("es", "en", "ru"):
+        tr = I18n(lang)
+        names = [level_name(level, tr) for level in PAGE_LEVELS]
+        lines = [level_description(level, tr) for level in PAGE_LEVELS]
+        assert len(set(names)) == 3 and len(set(lines)) == 3
+        if lang != "en":
+            english = I18n("en")
+            assert names != [level_name(level, english) for level in PAGE_LEVELS]
+            assert lines != [level_description(level, english) for level in PAGE_LEVELS]
+
+
+def test_the_options_offer_one_to_three_computer_opponents_and_the_levels() -> None:
+    """S1: one to three computer opponents (2–4 players), a level, any preset."""
+    app = GameApp(players=2, language="en", seed=1, pace=0, level="newcomer")
+    assert [v for _, v in app.players.options] == [2, 3, 4]
+    labels = [label for label, _ in app.players.options]
+    assert labels == ["1 computer opponent", "2 computer opponents", "3 computer opponents"]
+    assert [v for _, v in app.level.options] == list(PAGE_LEVELS)
+    assert app.level_about.value and app.names_box.layout.display == "none"
+    app.i18n.set_language("ru")
+    labels = [label for label, _ in app.players.options]
+    assert labels == [
+        app.i18n.ngettext("{n} computer opponent", "{n} computer opponents", n) for n in (1, 2, 3)
+    ]
+    assert labels[0] != "1 computer opponent"
+    app.players.value = 4
+    app.level.value = "strong"
+    app.preset.value = "matsuri"
+    app.new_game()
+    c = app.controller
+    assert isinstance(c, PlayController)
+    assert c.game.players == 4 and c.game.rules == Rules.preset("matsuri")
+    assert isinstance(c.bot, PIMCBot) and c.bot.name == "strong"
+    assert c.free_play and not c.hot_seat
+
+
+def test_the_static_site_gets_a_lighter_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert isinstance(opponent.page_bot("strong"), PIMCBot)
+    kernel = opponent.page_bot("pimc")
+    monkeypatch.setattr(opponent, "IN_BROWSER", True)
+    light = opponent.page_bot("pimc")
+    assert isinstance(kernel, PIMCBot) and isinstance(light, PIMCBot)
+    assert light.samples is not None and kernel.samples is not None
+    assert light.samples < kernel.samples
+    assert light.time_budget == opponent.TIME_CAP  # a move within the page's pause
+    monkeypatch.setattr(opponent, "IN_BROWSER", False)
+    strong = opponent.page_bot("strong")
+    assert isinstance(strong, PIMCBot) and strong.time_budget == opponent.TIME_CAP
+    assert opponent.page_bot("newcomer").time_budget is None  # a seed replays a game
+
+
+def test_the_lessons_free_play_opponent_is_the_rule_of_thumb() -> None:
+    game = Game.deal(Rules(), players=3, seed=4)
+    for _ in range(30):
+        seat = next_seat(game)
+        if seat is None:
+            break
+        obs = observe(game, seat)
+        action = opponent.choose(obs, random.Random(0))
+        assert action in obs.legal
+        game.play(action)
+
+
+# ---------------------------------------------------------------- hot-seat (S1: one device)
+
+
+def hand_ids(game: Game, seats: range | list[int]) -> set[str]:
+    return {c.ascii() for seat in seats for c in game.state.hands[seat]}
+
+
+def public_cards(game: Game) -> set[str]:
+    """Cards everybody has seen go into a hand (a take, the turn-up drawn last)."""
+    players = game.players
+    seen: set[str] = set()
+    for seat in range(players):
+        other = (seat + 1) % players
+        seen.update(c.ascii() for c in observe(game, other).known[seat])
+    return seen
+
+
+class SeatWatcher:
+    """Checks every comm message, when it is sent, against who may see what right then:
+    behind the cover nobody's hand; uncovered, only the acting player's."""
+
+    def __init__(self) -> None:
+        self.app: GameApp | None = None
+        self.leaks: list[str] = []
+        self.checked = 0
+        self.covered_checks = 0
+
+    def hidden(self) -> set[str]:
+        app = self.app
+        assert app is not None
+        c = app.play
+        game = c.game
+        if game.outcome is not None:
+            return set()
+        seats = list(range(game.players))
+        shown = [] if c.covered else [c.you]
+        hidden = hand_ids(game, [s for s in seats if s not in shown]) - public_cards(game)
+        return hidden - hand_ids(game, shown)
+
+    def check(self, msg_type: str, data: Any) -> None:
+        if self.app is None:
+            return
+        hidden = self.hidden()
+        if not hidden:
+            return
+        self.checked += 1
+        self.covered_checks += self.app.play.covered
+        tr = self.app.i18n
+        shorts = {card_short(Card.parse(i), tr): i for i in hidden}
+        for text in strings(data):
+            found = {text} & hidden or {t for t in CARD_TOKEN.findall(text) if t in hidden}
+            found |= {i for short, i in shorts.items() if short in text}
+            if found:
+                self.leaks.append(f"{msg_type}: {sorted(found)} in {text[:200]!r}")
+
+
+class SeatComm(BaseComm):
+    watcher: SeatWatcher = SeatWatcher()
+
+    def publish_msg(self, msg_type: str, data: Any = None, *args: Any, **keys: Any) -> None:
+        self.watcher.check(msg_type, data)
+
+
+@pytest.fixture
+def seat_watcher(monkeypatch: pytest.MonkeyPatch) -> SeatWatcher:
+    watcher = SeatWatcher()
+    monkeypatch.setattr(SeatComm, "watcher", watcher)
+    monkeypatch.setattr(comm, "create_comm", lambda **kwargs: SeatComm(**kwargs))
+    return watcher
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (3, 8)])
+def test_a_hot_seat_game_never_shows_a_hand_to_the_wrong_player(
+    seat_watcher: SeatWatcher, players: int, seed: int
+) -> None:
+    """S1: friends at one device; between turns a cover hides every hand."""
+    app = GameApp(players=players, language="en", seed=seed, pace=0, hot_seat=True)
+    seat_watcher.app = app
+    c = app.play
+    rng = random.Random(seed)
+    covers = hinted = 0
+    names = c.names(app.i18n)
+    while c.game.outcome is None:
+        if c.covered:
+            covers += 1
+            who = names[c.you]
+            assert app.cover.layout.display == "" and who in app.cover_text.value
+            assert app.table.view["hand"] == [] and app.table.view["actions"] == []
+            # a forged click behind the cover plays nothing
+            before = len(c.game.history)
+            card = c.game.state.hands[c.you][0]
+            click(app, {"type": "card", "zone": "hand", "id": card.ascii()})
+            assert len(c.game.history) == before
+            press(app.cover_button)
+            assert not c.covered and c.you == next_seat(c.game)
+            assert {v["id"] for v in app.table.view["hand"]} == hand_ids(c.game, [c.you])
+            continue
+        legal = [a for a in c.game.legal_actions() if a.seat == c.you]
+        if rng.random() < 0.15:  # a hint names cards of the hand too: only to its owner
+            click(app, {"type": "action", "id": "hint"})
+            hinted += c.message is not None and c.message[0] == "hint"
+        if rng.random() < 0.1:  # a refused try: it names a card, but only to its owner
+            wrong = next(
+                (
+                    Action.lead(c.you, card)
+                    for card in c.game.state.hands[c.you]
+                    if c.game.why_illegal(Action.lead(c.you, card)) is not None
+                ),
+                None,
+            )
+            if wrong is not None:
+                click(app, {"type": "card", "zone": "hand", "id": wrong.card.ascii()})  # type: ignore[union-attr]
+        for content in clicks_for(c, rng.choice(legal)):
+            click(app, content)
+        assert covers < 1000
+    assert covers > 5 and seat_watcher.covered_checks > 5 and hinted > 0
+    assert seat_watcher.checked > covers
+    assert seat_watcher.leaks == []
+    assert all(e.kind != "refused" for e in c.log.entries)
+    # the end: the result only, no review (there is no single learner)
+    assert "durak" in app.free_play.panel.result.value.lower() or "draw" in (
+        app.free_play.panel.result.value.lower()
+    )
+    assert app.review.value == ""
+    app.i18n.set_language("ru")
+    assert seat_watcher.leaks == []
+
+
+def test_hot_seat_names_typed_or_default() -> None:
+    app = GameApp(players=2, language="en", seed=3, pace=0, level="newcomer")
+    app.mode.value = "hotseat"
+    assert app.players.options[0][0] == "2 players"
+    assert app.names_box.layout.display == ""
+    shown = [b for b in app.name_boxes if b.layout.display != "none"]
+    assert len(shown) == 2 and shown[1].placeholder == "Bruno"
+    shown[0].value = "  Zoé   la\tgrande  " + "x" * 40
+    app.new_game()
+    c = app.play
+    assert c.hot_seat and c.covered
+    tr = app.i18n
+    assert c.names(tr)[0].startswith("Zoé la grande") and len(c.names(tr)[0]) == 20
+    assert c.names(tr)[1] == "Bruno"
+    app.i18n.set_language("ru")
+    assert c.names(app.i18n)[1] == app.i18n.gettext("Bruno") != "Bruno"
+    assert app.resume_state() == {}  # a hot-seat game is not offered for resuming
+
+
+# ---------------------------------------------------------------- the end-of-game review
+
+
+def test_a_decision_is_scored_against_the_best_move() -> None:
+    game = Game.from_position(Rules(), ["9S 10D 6H", "8D 7C 6C"], stock="", turnup="KS", attacker=1)
+    game.play("1:8D")
+    obs = observe(game, 0)
+    take = Action.take(0)
+    spend = Action.beat(0, "9S", "8D")
+    keep = Action.beat(0, "10D", "8D")
+    scores = {take: 0.2, spend: 0.6, keep: 0.9}
+    assert score_decision(1, obs, take, scores) == Mistake(1, take, keep, 0.9 - 0.2, False, 1)
+    spent = score_decision(2, obs, spend, scores)
+    assert spent.better == keep and spent.trump_spent and spent.picked_up == 0
+    best = score_decision(3, obs, keep, scores)
+    assert best.cost == 0 and best.better == keep
+    small = Mistake(4, spend, keep, MIN_COST / 2, True, 0)
+    assert review([best, small, spent, score_decision(1, obs, take, scores)]) == [
+        score_decision(1, obs, take, scores),
+        spent,
+    ]
+
+
+@pytest.mark.parametrize("lang", ["es", "en", "ru"])
+def test_the_review_says_why_in_every_language(lang: str) -> None:
+    tr = I18n(lang)
+    take, keep = Action.take(0), Action.beat(0, "10D", "8D")
+    spend = Action.beat(0, "9S", "8D")
+    decisions = [
+        Mistake(3, take, keep, 0.31, False, 1),
+        Mistake(7, take, keep, 0.2, False, 3),
+        Mistake(9, spend, keep, 0.12, True, 0),
+        Mistake(11, spend, keep, 0.06, True, 0),
+    ]
+    html = review_html(decisions, tr)
+    assert html.count("<li>") == 3 and "31" in html and "11" not in html.split("<li>")[-1][:8]
+    assert describe_action(keep, tr) in html and card_short(Card.parse("9S"), tr) in html
+    one = tr.ngettext(
+        "Taking put {n} card into your hand.", "Taking put {n} cards into your hand.", 1
+    )
+    three = tr.ngettext(
+        "Taking put {n} card into your hand.", "Taking put {n} cards into your hand.", 3
+    )
+    assert one in html and three in html
+    if lang != "en":
+        assert html != review_html(decisions, I18n("en"))
+    assert "durak-review" in review_html([Mistake(1, keep, keep, 0.0, False, 0)], tr)
+    assert review_html([], tr) == ""
+    for action in (Action.lead(0, "6H"), Action.throw(0, "6H"), Action.pass_(0), Action.swap(0)):
+        assert describe_action(action, tr)
+
+
+def test_a_game_against_the_computer_ends_with_the_review() -> None:
+    app = GameApp(players=2, language="en", seed=11, pace=0, level="newcomer")
+    c = app.play
+    rng = random.Random(1)
+    while c.game.outcome is None:
+        learner_plays(app, rng)
+    assert c.decisions and all(0 <= d.cost <= 1 for d in c.decisions)
+    assert all(d.chosen.seat == 0 and d.better.seat == 0 for d in c.decisions)
+    assert "durak-review" in app.review.value
+    assert app.free_play.panel.result_box.layout.display == ""
+    press(app.free_play.panel.again)
+    assert app.review.value == "" and c.decisions == []
+
+
+def test_the_computers_thinking_counts_in_its_pause(
+    loop: FakeLoop, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The move comes a pace after the learner's move, the search's time included."""
+    ticks = iter(range(1000))
+    monkeypatch.setattr(free_play_view, "_clock", lambda: 0.25 * next(ticks))
+    app = computer_first(loop)
+    c = app.controller
+    action = c.next_opponent_action()
+    assert action is not None
+    base = PACE * (QUICK_FACTOR if action.kind is ActionKind.PASS else 1.0)
+    assert loop.pending[-1][0] == pytest.approx(max(0.0, base - 0.25))

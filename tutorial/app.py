@@ -91,7 +91,7 @@ class LessonApp(BridgedPage):
         if isinstance(lesson, str):
             lesson = find_lesson(lesson)
         self._start_page(language, bridge)
-        self.controller = LessonController(lesson, self.i18n, seed=seed, hints=hints)
+        self.controller = self.make_controller(lesson, seed=seed, hints=hints)
         self.table = TableWidget()
         self.table.add_class("durak-table-box")
         # free play: the move log, the result, the computer's moves one by one (pace seconds)
@@ -217,6 +217,14 @@ class LessonApp(BridgedPage):
 
     # ------------------------------------------------------------------ events
 
+    def make_controller(self, lesson: Lesson, *, seed: int, hints: bool) -> LessonController:
+        """The page's controller (the play page makes its own kind)."""
+        return LessonController(lesson, self.i18n, seed=seed, hints=hints)
+
+    def table_snapshot(self) -> dict[str, Any]:
+        """What the table widget shows now (the play page hides hands behind a cover)."""
+        return dict(table_view(self.controller))
+
     def _guard(self, handler: Callable[..., Any]) -> Callable[..., None]:
         """Callbacks run in the kernel where nobody sees a traceback: log, never crash."""
 
@@ -333,7 +341,7 @@ class LessonApp(BridgedPage):
         tr = self.i18n
         ctl = self.controller
         panel: PanelView = panel_view(ctl)
-        self.table.show(table_view(ctl))
+        self.table.show(self.table_snapshot())
         self.free_play.render()
         if ctl.progress != self.table.progress:
             self.table.progress = dict(ctl.progress)

@@ -14,6 +14,7 @@ import logging
 import math
 import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Final, Protocol, TypedDict
@@ -41,6 +42,7 @@ __all__ = [
     "Schedule",
     "default_pace",
     "kernel_schedule",
+    "learner_seat",
     "log_view",
     "result_html",
 ]
@@ -68,11 +70,17 @@ class LogView(TypedDict):
     lines: list[LogLine]
 
 
+def learner_seat(ctl: LessonController) -> int:
+    """The seat spoken to as "you": none (-1) in hot-seat, where every seat is a person."""
+    learner = getattr(ctl, "learner", None)
+    return int(learner()) if callable(learner) else ctl.you
+
+
 def log_view(ctl: LessonController) -> LogView:
     """The move log of ``ctl``'s free play, in the current language (hidden outside it)."""
     tr = ctl.i18n
     lines = (
-        log_lines(ctl.log, tr, players=ctl.names(tr), you=ctl.you, rules=ctl.game.rules)
+        log_lines(ctl.log, tr, players=ctl.names(tr), you=learner_seat(ctl), rules=ctl.game.rules)
         if ctl.free_play
         else []
     )
@@ -157,7 +165,7 @@ class FreePlayPanel:
             self.widget.layout.display = "" if ctl.free_play else "none"
             if outcome is not None:
                 view = result_view(
-                    outcome, ctl.game.hand_sizes, tr, players=ctl.names(tr), you=ctl.you
+                    outcome, ctl.game.hand_sizes, tr, players=ctl.names(tr), you=learner_seat(ctl)
                 )
                 self.result.value = result_html(view)
                 self.again.description = self._again_label(tr)
@@ -168,6 +176,10 @@ class FreePlayPanel:
 
 
 # ---------------------------------------------------------------------------- pacing
+
+
+_clock: Callable[[], float] = time.perf_counter
+"""The clock that times the computer's thinking (the tests stop it)."""
 
 
 class Handle(Protocol):
@@ -193,7 +205,8 @@ def kernel_schedule() -> Schedule | None:
 
 class Pacer:
     """Plays the computer's moves one at a time, ``delay`` seconds apart (half of it before
-    a pass), whenever ``controller`` has some pending. ``alive()`` false: the page is gone,
+    a pass; the computer's thinking counts in it), whenever ``controller`` has some pending.
+    ``alive()`` false: the page is gone,
     nothing more is played. With no ``schedule`` or no delay the controller plays them at
     once, as before."""
 
@@ -229,10 +242,14 @@ class Pacer:
             if self._for == position:
                 return
             self.cancel()  # another position (a new game, a resume): its own pause
-        action = ctl.next_opponent_action()
+        start = _clock()
+        action = ctl.next_opponent_action()  # the computer thinks now (a search: ~0.1 s)
         if action is None:
             return
+        thought = _clock() - start
+        # the pause counts from the learner's move: the thinking is part of it
         pause = self.delay * (QUICK_FACTOR if action.kind is ActionKind.PASS else 1.0)
+        pause = max(0.0, pause - thought)
         self._for = position
         self._handle = self._schedule(pause, self._fire)
 

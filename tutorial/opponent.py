@@ -1,61 +1,60 @@
-"""A simple, honest opponent for free play: it sees only its seat's :class:`Observation`.
+"""The computer players of free play, as a thin adapter to :mod:`durak_core.bots`.
 
-It plays like a careful beginner: lead the lowest non-trump, beat with the cheapest card that
-works, take rather than spend a high trump early, add only low non-trumps, pass otherwise.
-The computer-opponent issue replaces it with a search-based player.
+A bot sees only its seat's :class:`~durak_core.Observation`. :func:`choose` is the lessons'
+free-play opponent (the rule of thumb: instant, and a fair sparring partner after a lesson);
+:func:`page_bot` gives the play page's levels (:data:`PAGE_LEVELS`), lighter on the
+browser-only static site (Pyodide runs the search several times slower) so that a move comes
+within the page's pause.
 """
 
 from __future__ import annotations
 
 import random
+import sys
+from typing import Final
 
-from durak_core import Action, ActionKind, Card, Observation, Suit
+from durak_core import Action, Observation
+from durak_core.bots import DEFAULT_LEVEL, Bot, PIMCBot, make_bot
 
-__all__ = ["choose"]
+__all__ = ["IN_BROWSER", "PAGE_LEVELS", "TIME_CAP", "choose", "page_bot", "review_bot"]
 
+IN_BROWSER: Final = sys.platform == "emscripten"
+"""Running on Pyodide (the static site): the search gets fewer samples."""
 
-def _cost(card: Card, trump: Suit) -> int:
-    """How much a card is worth keeping: trumps above every plain card."""
-    return int(card.rank) + (20 if card.suit is trump else 0)
+PAGE_LEVELS: Final = ("newcomer", DEFAULT_LEVEL, "strong")
+"""The levels the play page offers, weakest first."""
+
+_BROWSER_SAMPLES: Final = {"newcomer": 6, DEFAULT_LEVEL: 24, "strong": 64}
+"""Samples per decision on Pyodide (several times slower than a kernel)."""
+
+TIME_CAP: Final = 0.9
+"""Seconds a strong decision may take at most (fewer samples then), so the computer's move
+comes within the page's pause; on Pyodide every search level has this cap."""
+
+_LESSON_BOT: Final = make_bot("heuristic")
 
 
 def choose(obs: Observation, rng: random.Random) -> Action:
-    """Pick one of ``obs.legal`` (which must not be empty)."""
-    legal = list(obs.legal)
-    if not legal:
+    """The lessons' free-play opponent: one of ``obs.legal`` (which must not be empty)."""
+    if not obs.legal:
         raise ValueError(f"seat {obs.seat} has no legal action")
-    trump = obs.trump
-    by_kind: dict[ActionKind, list[Action]] = {}
-    for action in legal:
-        by_kind.setdefault(action.kind, []).append(action)
+    return _LESSON_BOT.choose(obs, rng)
 
-    def cheapest(actions: list[Action]) -> Action:
-        return min(actions, key=lambda a: (_cost(a.card, trump) if a.card else 0, rng.random()))
 
-    if ActionKind.SWAP in by_kind:
-        return by_kind[ActionKind.SWAP][0]
-    if ActionKind.LEAD in by_kind:
-        return cheapest(by_kind[ActionKind.LEAD])
-    if ActionKind.BEAT in by_kind:
-        best = cheapest(by_kind[ActionKind.BEAT])
-        assert best.card is not None
-        late = obs.stock_size == 0
-        if best.card.suit is not trump or best.card.rank <= 10 or late:
-            return best
-        if ActionKind.TRANSFER in by_kind:
-            return cheapest(by_kind[ActionKind.TRANSFER])
-        return by_kind.get(ActionKind.TAKE, [best])[0]
-    if ActionKind.TRANSFER in by_kind:
-        return cheapest(by_kind[ActionKind.TRANSFER])
-    if ActionKind.TAKE in by_kind:
-        return by_kind[ActionKind.TAKE][0]
-    throws = [
-        a
-        for a in by_kind.get(ActionKind.THROW, [])
-        if a.card is not None and (a.card.suit is not trump or obs.stock_size == 0)
-    ]
-    if throws:
-        return cheapest(throws)
-    if ActionKind.PASS in by_kind:
-        return by_kind[ActionKind.PASS][0]
-    return rng.choice(legal)
+def page_bot(level: str) -> Bot:
+    """A new computer player of one of :data:`PAGE_LEVELS` (any level of
+    :data:`durak_core.bots.LEVELS` works); lighter on Pyodide."""
+    bot = make_bot(level)
+    if not isinstance(bot, PIMCBot):
+        return bot
+    if IN_BROWSER and level in _BROWSER_SAMPLES:
+        bot.samples = min(bot.samples or _BROWSER_SAMPLES[level], _BROWSER_SAMPLES[level])
+    if IN_BROWSER or level == "strong":
+        # deterministic levels stay sample-bound (a seed replays a game); strong is capped
+        bot.time_budget = TIME_CAP if bot.time_budget is None else min(bot.time_budget, TIME_CAP)
+    return bot
+
+
+def review_bot() -> PIMCBot:
+    """The search that scores the learner's decisions for the end-of-game review."""
+    return PIMCBot(12 if IN_BROWSER else 32, name="review")

@@ -63,7 +63,6 @@ OPTION_FIELDS: Final[tuple[str, ...]] = (
 )
 
 
-
 def option_name(name: str, tr: Gettext) -> str:
     """What the option is about, as a short heading: "Who may add cards"."""
     names: dict[str, Callable[[], str]] = {

@@ -1,13 +1,15 @@
 """The play page in Chromium against real Voilà: a whole game with its move log, the
 computer's moves arriving one at a time, a click meanwhile told to wait, a language switch,
-the result panel and "New game"; and "Play on from here" in a lesson.
+the result panel and "New game"; a whole game by clicking in es, en and ru with the review of
+the learner's costliest moves; and "Play on from here" in a lesson.
 
-``tests/data/notebooks/play-seeded.ipynb`` deals a fixed game (two players, seed 24) with the
-computer's moves 0.5 s apart. A shadow page in the test process (same seed, no pause) plays
-the same moves, so after each of the learner's moves the browser must show the same log. No
-time is measured: the page records every change of the log and of the feedback line, and the
-test reads that record (each computer move is a change of its own). The static site's
-pacing is in ``test_game_page_static.py`` (its own Chromium, as test_static_site.py's).
+``tests/data/notebooks/play-seeded.ipynb`` deals a fixed game (two players, seed 24, the
+newcomer level) with the computer's moves 0.7 s apart (``play-quick.ipynb``: the same, no
+pause). A shadow page in the test process (same seed, no pause) plays the same moves, so
+after each of the learner's moves the browser must show the same log. No time is measured:
+the page records every change of the log and of the feedback line, and the test reads that
+record (each computer move is a change of its own). The static site's pacing is in
+``test_game_page_static.py`` (its own Chromium, as test_static_site.py's).
 """
 
 from __future__ import annotations
@@ -21,15 +23,17 @@ from playwright.sync_api import Page, expect
 
 from durak_core import Card, observe
 from tests.lesson_clicks import clicks_for
-from tutorial.game_page import GameApp
+from tutorial.game_page import GameApp, level_name, review
 from tutorial.i18n import language_choices
 from tutorial.move_log import log_lines, result_view
-from tutorial.opponent import choose
+from tutorial.opponent import PAGE_LEVELS, choose
 from tutorial.view_model import Click
 
 from .harness import BrowserLog, open_notebook, screenshot
 
 SEEDED = "play-seeded.ipynb"
+QUICK = "play-quick.ipynb"
+"""The same deal with no pause between the computer's moves."""
 LOG = ".durak-log .dl-entry"
 TABLE = ".durak-table:not(.dt-feedback)"
 """The table's root (the page shows its feedback line elsewhere, in an element of its own)."""
@@ -62,7 +66,7 @@ CLICK_SOMETHING = """() => {
 
 def seeded_shadow(lang: str) -> GameApp:
     """The same deal as the test notebook, the computer moving at once."""
-    return GameApp(players=2, seed=24, language=lang, pace=0)
+    return GameApp(players=2, seed=24, language=lang, pace=0, level="newcomer")
 
 
 def shadow_lines(shadow: GameApp) -> list[dict[str, Any]]:
@@ -197,4 +201,50 @@ def test_play_on_in_lesson_8_hides_the_hands_and_logs_the_moves(
     # the computer's moves come into the log until the learner's turn
     expect(page.locator(TABLE)).not_to_have_class(re.compile(r"\bis-busy\b"), timeout=60_000)
     screenshot(page, f"lesson-8-play-on-{lang}", full_page=False)
+    browser_log.assert_clean()
+
+
+@pytest.mark.parametrize("lang", ["es", "en", "ru"])
+def test_a_whole_game_against_the_computer_by_clicking(
+    page: Page, browser_log: BrowserLog, lang: str
+) -> None:
+    """One computer opponent at the newcomer level (S1), the whole game by clicks, then the
+    result and the review of the learner's costliest moves, in the page's language."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_notebook(page, QUICK, lang, selector=".durak-table .dt-hand")
+    shadow = seeded_shadow(lang)
+    c = shadow.controller
+    tr = c.i18n
+    options = page.locator(".durak-level select option")
+    expect(options).to_have_text([level_name(level, tr) for level in PAGE_LEVELS])
+    expect(page.locator(".durak-level select")).to_have_value(level_name("newcomer", tr))
+    if lang == "es":
+        screenshot(page, "play-options-es-1280", full_page=False)
+        page.set_viewport_size({"width": 375, "height": 800})
+        page.locator(".durak-options").scroll_into_view_if_needed()
+        screenshot(page, "play-options-es-375", full_page=False)
+        page.set_viewport_size({"width": 1280, "height": 720})
+    rng = random.Random(1)
+    for _ in range(300):
+        expect_log_like_shadow(page, shadow)
+        if c.game.outcome is not None:
+            break
+        action = choose(observe(c.game, c.you), rng)
+        for click in clicks_for(c, action):
+            page_click(page, click)
+            c.click(click)
+    outcome = c.game.outcome
+    assert outcome is not None
+    result = result_view(outcome, c.game.hand_sizes, tr, players=c.names(tr), you=c.you)
+    expect(page.locator(".durak-result h3")).to_have_text(result["title"])
+    worst = review(shadow.play.decisions)
+    assert shadow.play.decisions
+    expect(page.locator(".durak-review h4")).to_have_text(tr.gettext("Your costliest moves"))
+    expect(page.locator(".durak-review li")).to_have_count(len(worst))
+    page.locator(".durak-review").scroll_into_view_if_needed()
+    screenshot(page, f"play-review-{lang}-1280", full_page=False)
+    if lang == "ru":
+        page.set_viewport_size({"width": 375, "height": 800})
+        page.locator(".durak-review").scroll_into_view_if_needed()
+        screenshot(page, "play-review-ru-375", full_page=False)
     browser_log.assert_clean()
