@@ -97,29 +97,13 @@ class State:
 
     def copy(self) -> State:
         """An independent copy, safe to change in any way (cards are immutable and shared)."""
-        new = object.__new__(State)
+        new = self.snapshot()
         new._order = None
-        new.hands = [h[:] for h in self.hands]
         new.stock = self.stock[:]
-        new.turnup = self.turnup
-        new.trump = self.trump
         new.discard = self.discard[:]
-        new.attacks = self.attacks[:]
-        new.defences = self.defences[:]
         new.active = self.active[:]
         new.passed = self.passed[:]
-        new.throw_in_turn = self.throw_in_turn
-        new.attacker = self.attacker
-        new.lead_attacker = self.lead_attacker
-        new.defender = self.defender
-        new.defender_hand_at_start = self.defender_hand_at_start
-        new.phase = self.phase
-        new.taking = self.taking
-        new.bouts = self.bouts
-        new.low_trump_origin = self.low_trump_origin
-        new.turnup_holder = self.turnup_holder
         new.out_order = self.out_order[:]
-        new.durak = self.durak
         return new
 
     def snapshot(self) -> State:

@@ -869,9 +869,13 @@ class LessonController:
         game, played = self.game, len(self.game.history)
         planned = self._planned
         if planned is None or planned[0] is not game or planned[1] != played:
-            planned = (game, played, choose(observe(game, seat), self._rng))
+            planned = (game, played, self._opponent_choice(game, seat))
             self._planned = planned
         return planned[2]
+
+    def _opponent_choice(self, game: Game, seat: int) -> Action:
+        """The computer's choice for ``seat``, from that seat's observation only."""
+        return choose(observe(game, seat), self._rng)
 
     def opponent_step(self) -> bool:
         """Play the computer's next move, if it has one, and tell the listeners; ``True`` when

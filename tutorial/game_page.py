@@ -380,19 +380,11 @@ class PlayController(LessonController):
             return []
         return actions
 
-    def next_opponent_action(self) -> Action | None:
-        seat = self.opponent_to_move()
-        if seat is None:
-            return None
-        game, played = self.game, len(self.game.history)
-        planned = self._planned
-        if planned is None or planned[0] is not game or planned[1] != played:
-            # a random stream per public history: the same game gets the same moves (a resumed
-            # page, "same deal again"), whatever was played before on this page
-            rng = random.Random(f"{seat}|{'|'.join(map(str, game.history))}")
-            planned = (game, played, self.bot.choose(observe(game, seat), rng))
-            self._planned = planned
-        return planned[2]
+    def _opponent_choice(self, game: Game, seat: int) -> Action:
+        # a random stream per public history: the same game gets the same moves (a resumed
+        # page, "same deal again"), whatever was played before on this page
+        rng = random.Random(f"{seat}|{'|'.join(map(str, game.history))}")
+        return self.bot.choose(observe(game, seat), rng)
 
     def _play(self, action: Action) -> None:
         scored: tuple[int, Observation] | None = None
