@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import re
 import reprlib
 from collections.abc import Iterable
 from typing import Any
 
 import pytest
+from babel.support import Translations
 
 from durak_core import (
     Action,
@@ -128,3 +130,23 @@ def say(bridge: Any, content: object) -> None:
 def press(button: Any) -> None:
     """Click an ipywidgets Button as the browser does."""
     button._handle_button_msg(None, {"event": "click"}, [])
+
+
+class RecordingTranslations(Translations):
+    """Translations that remember which (context, msgid) were looked up."""
+
+    def __init__(self, fp: io.BytesIO) -> None:
+        super().__init__(fp)
+        self.used: set[tuple[str | None, str]] = set()
+
+    def gettext(self, message: str) -> str:
+        self.used.add((None, message))
+        return super().gettext(message)
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        self.used.add((None, singular))
+        return super().ngettext(singular, plural, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        self.used.add((context, message))
+        return super().pgettext(context, message)

@@ -36,6 +36,8 @@ from durak_core import (
 from tutorial.explain import EXPLAINED_REASONS, NARRATED_EVENTS, explain, narrate
 from tutorial.i18n import SUPPORTED_LANGUAGES, I18n, Translator, translator
 
+from .helpers import RecordingTranslations
+
 LANGS = SUPPORTED_LANGUAGES
 NAMES = ["Ana", "Bruno", "Carla", "Diana", "Eva", "Fede"]
 ROOT = Path(__file__).resolve().parent.parent
@@ -645,28 +647,9 @@ def test_every_word_comes_from_the_catalog() -> None:
             assert text == text.upper(), text
 
 
-class _Recording(Translations):
-    """Translations that remember which (context, msgid) were looked up."""
-
-    def __init__(self, fp: io.BytesIO) -> None:
-        super().__init__(fp)
-        self.used: set[tuple[str | None, str]] = set()
-
-    def gettext(self, message: str) -> str:
-        self.used.add((None, message))
-        return super().gettext(message)
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        self.used.add((None, singular))
-        return super().ngettext(singular, plural, n)
-
-    def pgettext(self, context: str, message: str) -> str:
-        self.used.add((context, message))
-        return super().pgettext(context, message)
-
-    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
-        self.used.add((context, singular))
-        return super().npgettext(context, singular, plural, n)
+def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+    self.used.add((context, singular))
+    return super().npgettext(context, singular, plural, n)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -701,7 +684,7 @@ def test_every_catalog_message_is_rendered_by_some_sample(lang: str) -> None:
     buffer = io.BytesIO()
     write_mo(buffer, catalog)
     buffer.seek(0)
-    recording = _Recording(buffer)
+    recording = RecordingTranslations(buffer)
     tr = Translator(lang, recording)
 
     first_bout = REFUSALS[Reason.CAP_REACHED].params | {"cap": 5, "first_bout_cap": True}

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.support import Translations
 
 from durak_core import (
     PRESETS,
@@ -44,6 +43,8 @@ from tutorial.hints import (
 from tutorial.i18n import I18n, Translator, translator
 from tutorial.lesson_view import table_view
 from tutorial.lessons import load_lessons
+
+from .helpers import RecordingTranslations
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("es", "en", "ru")
@@ -317,26 +318,6 @@ def test_a_hint_refuses_a_seat_without_moves() -> None:
 # ---------------------------------------------------------------- words
 
 
-class _Recording(Translations):
-    """Translations that remember which (context, msgid) were looked up."""
-
-    def __init__(self, fp: io.BytesIO) -> None:
-        super().__init__(fp)
-        self.used: set[tuple[str | None, str]] = set()
-
-    def gettext(self, message: str) -> str:
-        self.used.add((None, message))
-        return super().gettext(message)
-
-    def ngettext(self, singular: str, plural: str, n: int) -> str:
-        self.used.add((None, singular))
-        return super().ngettext(singular, plural, n)
-
-    def pgettext(self, context: str, message: str) -> str:
-        self.used.add((context, message))
-        return super().pgettext(context, message)
-
-
 def _every_wording() -> list[Hint]:
     """Hints that between them use every sentence of the hint wording."""
     c = Card.parse
@@ -379,7 +360,7 @@ def test_every_hint_sentence_is_translated_and_rendered(lang: str) -> None:
     buffer = io.BytesIO()
     write_mo(buffer, catalog)
     buffer.seek(0)
-    recording = _Recording(buffer)
+    recording = RecordingTranslations(buffer)
     tr = Translator(lang, recording)
     names = ["Ana", "Bruno", "Carla"]
     texts = [explain_hint(h, tr, players=names) for h in _every_wording()]
