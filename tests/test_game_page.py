@@ -657,7 +657,9 @@ def test_a_decision_is_scored_against_the_best_move() -> None:
     spend = Action.beat(0, "9S", "8D")
     keep = Action.beat(0, "10D", "8D")
     scores = {take: 0.2, spend: 0.6, keep: 0.9}
-    assert score_decision(1, obs, take, scores) == Mistake(1, take, keep, 0.9 - 0.2, False, 1)
+    assert score_decision(1, obs, take, scores) == Mistake(
+        1, take, keep, 0.9 - 0.2, False, 1, 0.9, 0.2
+    )
     spent = score_decision(2, obs, spend, scores)
     assert spent.better == keep and spent.trump_spent and spent.picked_up == 0
     best = score_decision(3, obs, keep, scores)
@@ -675,13 +677,16 @@ def test_the_review_says_why_in_every_language(lang: str) -> None:
     take, keep = Action.take(0), Action.beat(0, "10D", "8D")
     spend = Action.beat(0, "9S", "8D")
     decisions = [
-        Mistake(3, take, keep, 0.31, False, 1),
-        Mistake(7, take, keep, 0.2, False, 3),
-        Mistake(9, spend, keep, 0.12, True, 0),
-        Mistake(11, spend, keep, 0.06, True, 0),
+        Mistake(3, take, keep, 0.31, False, 1, 0.72, 0.41),
+        Mistake(7, take, keep, 0.2, False, 3, 0.5, 0.3),
+        Mistake(9, spend, keep, 0.12, True, 0, 0.62, 0.5),
+        Mistake(11, spend, keep, 0.06, True, 0, 0.56, 0.5),
     ]
     html = review_html(decisions, tr)
-    assert html.count("<li>") == 3 and "31" in html and "11" not in html.split("<li>")[-1][:8]
+    assert html.count("<li>") == 3 and "11" not in html.split("<li>")[-1][:8]
+    # both outcomes, out of 100 trial games, for the costliest move
+    first = html.split("<li>")[1]
+    assert "72" in first and "41" in first
     assert describe_action(keep, tr) in html and card_short(Card.parse("9S"), tr) in html
     one = tr.ngettext(
         "Taking put {n} card into your hand.", "Taking put {n} cards into your hand.", 1

@@ -167,6 +167,10 @@ class Mistake:
     """``chosen`` spends a trump where ``better`` keeps it."""
     picked_up: int
     """Cards ``chosen`` (a take) put into the learner's hand; 0 otherwise."""
+    better_score: float = 0.0
+    """The share of sampled games that ended well (not the durak; a draw counts half) after
+    ``better``; ``chosen_score`` the same after ``chosen``."""
+    chosen_score: float = 0.0
 
 
 def score_decision(
@@ -190,6 +194,8 @@ def score_decision(
         cost,
         trump_card(chosen) and not trump_card(better),
         picked,
+        scores[better],
+        scores[chosen],
     )
 
 
@@ -242,7 +248,6 @@ def review_html(decisions: list[Mistake], tr: Gettext) -> str:
     else:
         items = []
         for d in worst:
-            percent = max(1, round(d.cost * 100))
             head = tr.gettext(
                 "Move {n}: you chose to {chosen}; better: {better}.",
                 n=d.move,
@@ -250,12 +255,11 @@ def review_html(decisions: list[Mistake], tr: Gettext) -> str:
                 better=describe_action(d.better, tr),
             )
             why = [
-                tr.ngettext(
-                    "In the computer's playouts the better move ended well in about "
-                    "{n} more game out of 100.",
-                    "In the computer's playouts the better move ended well in about "
-                    "{n} more games out of 100.",
-                    percent,
+                tr.gettext(
+                    "Out of 100 of the computer's trial games, the better move ended well "
+                    "in {better} and yours in {chosen}.",
+                    better=round(d.better_score * 100),
+                    chosen=round(d.chosen_score * 100),
                 )
             ]
             if d.picked_up:
