@@ -114,7 +114,6 @@ class GameBase:
     __slots__ = (
         "_actions",
         "_events",
-        "_legal",
         "_lowest_trump",
         "_origin",
         "_reset_on_card",
@@ -149,8 +148,6 @@ class GameBase:
     _swap: bool
     """Is a trump swap rule on?"""
     _origin: dict[str, Any]
-    _legal: Any
-    """This game's :class:`~durak_core.generation.LegalActions` view (stateless, made once)."""
 
     def _next_active(self, seat: int) -> int:
         """The next seat clockwise still in the game."""

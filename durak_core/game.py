@@ -307,7 +307,6 @@ class Game(Setup):
         other._state = self._state.copy()
         other._events = self._events[:] if events else NoEvents()
         other._actions = self._actions[:]
-        other._legal = LegalActions(other)
         if not undo:
             other._undo = None
         elif history and self._undo is not None:

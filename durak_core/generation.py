@@ -33,7 +33,7 @@ from .legality import Legality
 from .reasons import Reason
 
 if TYPE_CHECKING:
-    pass
+    from .game import Game
 
 __all__ = ["Generation", "LegalActions"]
 
@@ -91,7 +91,7 @@ class LegalActions:
 
     __slots__ = ("_game",)
 
-    def __init__(self, game: Generation) -> None:
+    def __init__(self, game: Game) -> None:
         self._game = game
 
     if TYPE_CHECKING:

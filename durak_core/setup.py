@@ -10,7 +10,6 @@ from typing import Any, Self
 from ._base import NoEvents, PositionError
 from .cards import Card, CardError, Rank, Suit, beats, make_deck, parse_cards
 from .events import Event, EventKind
-from .generation import LegalActions
 from .position import Position
 from .rules import (
     CapScope,
@@ -53,7 +52,6 @@ class Setup(Transitions):
         game._events = [] if events else NoEvents()
         game._actions = []
         game._undo = [] if undo else None
-        game._legal = LegalActions(game)
         game._lowest_trump = None
         game._setup_known = ()
         # rule switches read on every action, looked up once
