@@ -97,7 +97,6 @@ def test_the_known_lessons_are_the_explainers() -> None:
 # -------------------------------------------------------------- through the lesson page
 
 
-
 def _browser_sends_progress(app: Any, data: object) -> None:
     app.table._handle_msg(
         {
