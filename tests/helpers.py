@@ -6,9 +6,13 @@ import io
 import re
 import reprlib
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
 from babel.support import Translations
 
 from durak_core import (
@@ -150,3 +154,15 @@ class RecordingTranslations(Translations):
     def pgettext(self, context: str, message: str) -> str:
         self.used.add((context, message))
         return super().pgettext(context, message)
+
+
+def recording_catalog(lang: str) -> tuple[Catalog, RecordingTranslations]:
+    """``lang``'s catalog as read from its .po file, and translations compiled from it that
+    remember every (context, msgid) looked up."""
+    path = Path(__file__).resolve().parent.parent / "locales" / lang / "LC_MESSAGES" / "messages.po"
+    with path.open("rb") as fp:
+        catalog = read_po(fp, locale=lang)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    buffer.seek(0)
+    return catalog, RecordingTranslations(buffer)

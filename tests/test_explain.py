@@ -36,7 +36,7 @@ from durak_core import (
 from tutorial.explain import EXPLAINED_REASONS, NARRATED_EVENTS, explain, narrate
 from tutorial.i18n import SUPPORTED_LANGUAGES, I18n, Translator, translator
 
-from .helpers import RecordingTranslations
+from .helpers import recording_catalog
 
 LANGS = SUPPORTED_LANGUAGES
 NAMES = ["Ana", "Bruno", "Carla", "Diana", "Eva", "Fede"]
@@ -678,13 +678,7 @@ def test_every_catalog_message_is_rendered_by_some_sample(lang: str) -> None:
         you_label,
     )
 
-    path = ROOT / "locales" / lang / "LC_MESSAGES" / "messages.po"
-    with path.open("rb") as fp:
-        catalog = read_po(fp, locale=lang)
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog)
-    buffer.seek(0)
-    recording = RecordingTranslations(buffer)
+    catalog, recording = recording_catalog(lang)
     tr = Translator(lang, recording)
 
     first_bout = REFUSALS[Reason.CAP_REACHED].params | {"cap": 5, "first_bout_cap": True}

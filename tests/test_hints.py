@@ -4,7 +4,6 @@ sees only the learner's observation, and it is worded in every language."""
 
 from __future__ import annotations
 
-import io
 import random
 import re
 from collections import Counter
@@ -12,8 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
 
 from durak_core import (
     PRESETS,
@@ -44,7 +41,7 @@ from tutorial.i18n import I18n, Translator, translator
 from tutorial.lesson_view import table_view
 from tutorial.lessons import load_lessons
 
-from .helpers import RecordingTranslations
+from .helpers import recording_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGS = ("es", "en", "ru")
@@ -354,13 +351,7 @@ def _every_wording() -> list[Hint]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_hint_sentence_is_translated_and_rendered(lang: str) -> None:
-    path = ROOT / "locales" / lang / "LC_MESSAGES" / "messages.po"
-    with path.open("rb") as fp:
-        catalog = read_po(fp, locale=lang)
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog)
-    buffer.seek(0)
-    recording = RecordingTranslations(buffer)
+    catalog, recording = recording_catalog(lang)
     tr = Translator(lang, recording)
     names = ["Ana", "Bruno", "Carla"]
     texts = [explain_hint(h, tr, players=names) for h in _every_wording()]
