@@ -455,7 +455,7 @@ def open_notebook(
     lang: str | None = None,
     *,
     selector: str = FIRST_WIDGET,
-    timeout: float = 30_000,
+    timeout: float = 60_000,
     allow_cell_errors: bool = False,
     **query: str,
 ) -> Locator:

@@ -1,6 +1,7 @@
 """voila.json is what the server runs with: sources stripped, no query overrides of the
 template or theme, only images served as files, no code execution from the browser, and the
-classroom settings (pool, cap, culling) of its DurakServer section."""
+classroom settings (pool, cap, culling) of its DurakServer section, and kernels on Unix
+sockets."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -99,3 +101,23 @@ def test_classroom_settings_are_read_from_voila_json(voila_server: VoilaServer) 
     assert culling["cull_interval"] <= culling["cull_idle_timeout"] / 2
     assert durak["ws_ping_interval"] < durak["ws_ping_timeout"]
     assert config["VoilaConfiguration"]["preheat_kernel"] is False  # durak_server pools itself
+
+
+def test_kernels_talk_over_unix_sockets(voila_server: VoilaServer) -> None:
+    """``KernelManager.transport = "ipc"``: each kernel's channels are Unix sockets named after
+    its own connection file. Over TCP, a port is picked free and bound later by the kernel, so
+    two processes starting kernels at once (a classroom server beside another Jupyter, or two
+    test servers) can pick the same port: one server then reads the other's kernel and drops
+    its messages as "Invalid Signature", and the page never appears."""
+    config = json.loads((REPO / "voila.json").read_text(encoding="utf-8"))
+    assert config["KernelManager"]["transport"] == "ipc"
+    status, _ = fetch(voila_server.render_url("smoke.ipynb"))
+    assert status == 200
+    found = re.search(r"Storing connection files in (\S+?)\.?$", voila_server.log_text(), re.M)
+    assert found, "Voilà did not log its connection-file directory"
+    files = list(Path(found.group(1)).glob("kernel-*.json"))
+    assert files, "no kernel connection files"
+    for path in files:
+        info = json.loads(path.read_text(encoding="utf-8"))
+        assert info["transport"] == "ipc"
+        assert info["ip"] == str(path.with_suffix("")) + "-ipc"
