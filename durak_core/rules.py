@@ -24,19 +24,29 @@ __all__ = [
     "ENUM_FIELDS",
     "FIELD_NAMES",
     "PRESETS",
+    "TEAM_SIZES",
     "AttackerAfterDefenderOut",
     "CapScope",
     "FirstAttacker",
     "FirstBoutCap",
+    "FlashReuse",
     "HandCap",
+    "MatchScoring",
+    "Misdeal",
+    "MisdealMode",
+    "NextGameStart",
     "NoTrumpFallback",
     "Preset",
     "Rules",
     "RulesError",
+    "TeamEnd",
+    "TeamRotation",
+    "Teams",
     "ThrowInPriority",
     "ThrowInRights",
     "ThrowInTiming",
     "TrumpSwap",
+    "team_of",
 ]
 
 
@@ -144,6 +154,92 @@ class TrumpSwap(StrEnum):
     """Only when the turned-up card is the ace (S0's alternative)."""
 
 
+class Teams(StrEnum):
+    """Team play (C22): partners never attack or throw in against each other (S0, S2)."""
+
+    NONE = "none"
+    """Everyone plays for himself."""
+    TWO_V_TWO = "2v2"
+    """4 players, partners sit opposite: seats 0+2 and 1+3 (S0, S2)."""
+    THREE_V_THREE = "3v3"
+    """6 players, team-mates alternate: seats 0+2+4 and 1+3+5 (S0, S2)."""
+    TWO_V_TWO_V_TWO = "2v2v2"
+    """6 players, partners sit opposite: seats 0+3, 1+4 and 2+5 (S2)."""
+
+
+class TeamRotation(StrEnum):
+    """Whom the attack goes to in team play (C23)."""
+
+    SKIP_PARTNERS = "skip_partners"
+    """The next opponent still holding cards; a team-mate who is out has his turn covered by
+    the next team-mate with cards (S0, the generic rule of C23)."""
+    INDIVIDUAL = "individual"
+    """S2's «pairs»: play is normal (the next player still in), only nobody adds cards to an
+    attack against his partner."""
+
+
+class TeamEnd(StrEnum):
+    """When a team game ends (S0 item 10, S2 «pairs»)."""
+
+    TEAM_LOSES = "team_loses"
+    """As soon as only one team holds cards, that whole team loses (S0 (ii), S2)."""
+    SINGLE_LOSER = "single_loser"
+    """Play on to a single loser; once only one team is left, team-mates play each other
+    (S0 (i))."""
+
+
+class FlashReuse(StrEnum):
+    """How often one trump may be shown for a Flash transfer (C17)."""
+
+    ONCE_PER_GAME = "once_per_game"
+    """Each card once per game (S2)."""
+    ONCE_PER_BOUT = "once_per_bout"
+    """Each card once per bout (another engine's reading)."""
+
+
+class Misdeal(StrEnum):
+    """Which dealt hand calls for a new deal (C20)."""
+
+    OFF = "off"
+    """Every deal stands."""
+    FOUR_OF_A_SUIT = "four_of_a_suit"
+    """S2 as written: a hand all red, all black, or with four cards of one suit."""
+    FIVE_OF_A_SUIT = "five_of_a_suit"
+    """The reading of other sources: all red, all black, or five cards of one suit."""
+
+
+class MisdealMode(StrEnum):
+    """Who decides on a misdeal (C20)."""
+
+    MANDATORY = "mandatory"
+    """The cards are dealt again at once (S2's wording)."""
+    ON_REQUEST = "on_request"
+    """The player with such a hand may ask for a new deal before the first card is led."""
+
+
+class NextGameStart(StrEnum):
+    """Who leads the first bout of a later game in a match (C6)."""
+
+    LOWEST_TRUMP = "lowest_trump"
+    """Every game as the first: the lowest trump leads (S3: independent games)."""
+    LEFT_OF_DURAK = "left_of_durak"
+    """The player on the previous durak's left (S0, S2)."""
+    DURAK_ATTACKED_FIRST = "durak_attacked_first"
+    """«The fool is taught»: the player on the durak's right attacks him first (S0)."""
+
+
+class MatchScoring(StrEnum):
+    """How a match of several games is decided (C24)."""
+
+    SINGLE = "single"
+    """Every game stands alone: the match is one game."""
+    THREE_LOSSES = "three_losses"
+    """Whoever is durak three times, consecutive or not, loses the match (S0)."""
+    EPAULETTE_LADDER = "epaulette_ladder"
+    """S2's epaulettes: a durak finished by sixes gets an epaulette; from then on he must be
+    finished by sevens to score, then eights, up to aces; the ace epaulette loses the match."""
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """Every rule the engine lets you choose. Defaults are the ``classic`` preset."""
@@ -178,6 +274,19 @@ class Rules:
     allow_draw: bool = True
     """If everybody empties at once there is no durak (S1, S3). When false, the previous
     durak (given at set-up) stays durak (S0)."""
+    teams: Teams = Teams.NONE
+    team_rotation: TeamRotation = TeamRotation.SKIP_PARTNERS
+    team_end: TeamEnd = TeamEnd.TEAM_LOSES
+    flash: bool = False
+    """With ``transfer``: the defender may pass the attack on by showing a trump of the same
+    rank instead of playing it (S2 «Flash»)."""
+    flash_reuse: FlashReuse = FlashReuse.ONCE_PER_GAME
+    misdeal: Misdeal = Misdeal.OFF
+    misdeal_mode: MisdealMode = MisdealMode.MANDATORY
+    max_redeals: int = 3
+    """At most this many new deals in a row for a misdeal (the rule would loop otherwise)."""
+    next_game_start: NextGameStart = NextGameStart.LOWEST_TRUMP
+    match_scoring: MatchScoring = MatchScoring.SINGLE
 
     def __post_init__(self) -> None:
         if self.deck_size not in DECK_SIZES:
@@ -206,6 +315,17 @@ class Rules:
                 f"first_bout_cap_value must be between 1 and attack_cap ({self.attack_cap}), "
                 f"not {self.first_bout_cap_value}"
             )
+        if self.flash and not self.transfer:
+            raise RulesError("flash is a way to transfer: it needs transfer=True (S2)")
+        if not 0 <= self.max_redeals <= 20:
+            raise RulesError(f"max_redeals must be between 0 and 20, not {self.max_redeals}")
+        if self.teams is not Teams.NONE:
+            size = TEAM_SIZES[self.teams]
+            if not self.min_players <= size <= self.max_players:
+                raise RulesError(
+                    f"teams {self.teams.value!r} are for {size} players, but these rules are "
+                    f"for {self.min_players} to {self.max_players}"
+                )
         if self.neighbours_only_from is not None:
             if not 3 <= self.neighbours_only_from <= 6:
                 raise RulesError(
@@ -237,6 +357,11 @@ class Rules:
             )
         if self.hand_size == 7 and players < 5:
             raise RulesError("a 7-card hand is only dealt with 5 or 6 players (S0)")
+        if self.teams is not Teams.NONE and players != TEAM_SIZES[self.teams]:
+            raise RulesError(
+                f"teams {self.teams.value!r} are for {TEAM_SIZES[self.teams]} players, "
+                f"not {players}"
+            )
 
     def player_counts(self) -> list[int]:
         """Every number of players these rules can deal for (2–6, within the deck and limits)."""
@@ -298,7 +423,35 @@ ENUM_FIELDS: Final[dict[str, type[StrEnum]]] = {
     "throw_in_timing": ThrowInTiming,
     "attacker_after_defender_out": AttackerAfterDefenderOut,
     "trump_swap": TrumpSwap,
+    "teams": Teams,
+    "team_rotation": TeamRotation,
+    "team_end": TeamEnd,
+    "flash_reuse": FlashReuse,
+    "misdeal": Misdeal,
+    "misdeal_mode": MisdealMode,
+    "next_game_start": NextGameStart,
+    "match_scoring": MatchScoring,
 }
+TEAM_SIZES: Final[dict[Teams, int]] = {
+    Teams.TWO_V_TWO: 4,
+    Teams.THREE_V_THREE: 6,
+    Teams.TWO_V_TWO_V_TWO: 6,
+}
+"""How many players each team layout seats."""
+
+
+def team_of(teams: Teams, players: int) -> tuple[int, ...] | None:
+    """Each seat's team number (seat order is clockwise), or None without teams.
+
+    >>> team_of(Teams.TWO_V_TWO, 4), team_of(Teams.TWO_V_TWO_V_TWO, 6)
+    ((0, 1, 0, 1), (0, 1, 2, 0, 1, 2))
+    """
+    if teams is Teams.NONE:
+        return None
+    count = 3 if teams is Teams.TWO_V_TWO_V_TWO else 2
+    return tuple(seat % count for seat in range(players))
+
+
 FIELD_NAMES: Final = frozenset(f.name for f in dataclasses.fields(Rules))
 """The names of every :class:`Rules` field."""
 
@@ -366,11 +519,20 @@ PRESETS: Final[dict[str, Preset]] = {
                 throw_in_priority=ThrowInPriority.ATTACKER_UNTIL_PASS,
                 attacker_after_defender_out=AttackerAfterDefenderOut.PREVIOUS_ATTACKER,
                 trump_swap=TrumpSwap.ANY,
+                allow_draw=False,
+                next_game_start=NextGameStart.LEFT_OF_DURAK,
             ),
             "wikiHow's home rules: the attacker adds until he passes, then the others; 5 cards in "
             "the first bout with 4+ players; neighbours only with 5–6; the lowest trump may be "
-            "swapped for the turned-up trump.",
-            ("S0 also plays with no swap or ace-only swap: replace(trump_swap=...).",),
+            "swapped for the turned-up trump; when everyone empties at once the previous durak "
+            "stays durak; a later game starts left of the previous durak.",
+            (
+                "S0 also plays with no swap or ace-only swap: replace(trump_swap=...).",
+                "S0's options: teams (replace(teams='2v2'), '3v3'; team_end), three losses "
+                "(match_scoring='three_losses'), the dealer's left leads "
+                "(first_attacker='left_of_dealer', next_game_start='durak_attacked_first'), "
+                "52 cards with 7 each for 5–6 players (deck_size=52, hand_size=7).",
+            ),
         ),
         Preset(
             "wikipedia",
@@ -379,10 +541,16 @@ PRESETS: Final[dict[str, Preset]] = {
                 cap_scope=CapScope.UNBEATEN,
                 throw_in_priority=ThrowInPriority.FREE,
                 throw_in_timing=ThrowInTiming.ANY_TIME,
+                next_game_start=NextGameStart.LEFT_OF_DURAK,
             ),
             "Wikipedia: anyone may throw in at any moment; at most 6 unbeaten cards and never more "
-            "than the defender holds now.",
-            ("S2's perevodnoy option: replace(transfer=True).",),
+            "than the defender holds now; a later game starts left of the previous durak.",
+            (
+                "S2's perevodnoy option: replace(transfer=True), and Flash: flash=True.",
+                "S2's other options: pairs (teams='2v2', team_rotation='individual'), 2v2v2 and "
+                "3v3 teams, the misdeal (misdeal='four_of_a_suit' as written), epaulettes "
+                "(match_scoring='epaulette_ladder').",
+            ),
         ),
     )
 }

@@ -15,6 +15,7 @@ from durak_core import (
     FirstAttacker,
     FirstBoutCap,
     HandCap,
+    NextGameStart,
     NoTrumpFallback,
     Preset,
     Rank,
@@ -59,11 +60,16 @@ EXPECTED_DIFFERENCES: dict[str, dict[str, object]] = {
         "throw_in_priority": ThrowInPriority.ATTACKER_UNTIL_PASS,
         "attacker_after_defender_out": AttackerAfterDefenderOut.PREVIOUS_ATTACKER,
         "trump_swap": TrumpSwap.ANY,
+        # S0: «El jugador durak anterior es el nuevo durak» when everyone empties at once
+        "allow_draw": False,
+        # S0: a later game starts from the player left of the previous durak
+        "next_game_start": NextGameStart.LEFT_OF_DURAK,
     },
     "wikipedia": {
         "cap_scope": CapScope.UNBEATEN,
         "throw_in_priority": ThrowInPriority.FREE,
         "throw_in_timing": ThrowInTiming.ANY_TIME,
+        "next_game_start": NextGameStart.LEFT_OF_DURAK,  # S2: the player left of the durak
     },
 }
 
@@ -392,6 +398,7 @@ def test_differences() -> None:
         "cap_scope": ("total", "unbeaten"),
         "throw_in_priority": ("attacker_first_reset", "free"),
         "throw_in_timing": ("after_all_beaten", "any_time"),
+        "next_game_start": ("lowest_trump", "left_of_durak"),
     }
     assert wiki.differences(classic) == {
         k: (b, a) for k, (a, b) in classic.differences(wiki).items()

@@ -32,7 +32,18 @@ from durak_core import (
     ThrowInTiming,
     TrumpSwap,
 )
-from durak_core.rules import ENUM_FIELDS, FIELD_NAMES
+from durak_core.rules import (
+    ENUM_FIELDS,
+    FIELD_NAMES,
+    FlashReuse,
+    MatchScoring,
+    Misdeal,
+    MisdealMode,
+    NextGameStart,
+    TeamEnd,
+    TeamRotation,
+    Teams,
+)
 
 from .i18n import Gettext
 
@@ -44,8 +55,14 @@ OPTION_FIELDS: Final[tuple[str, ...]] = (
     "hand_size",
     "min_players",
     "max_players",
+    "teams",
+    "team_rotation",
+    "misdeal",
+    "misdeal_mode",
+    "max_redeals",
     "first_attacker",
     "no_trump_fallback",
+    "next_game_start",
     "attack_cap",
     "cap_scope",
     "hand_cap",
@@ -57,9 +74,13 @@ OPTION_FIELDS: Final[tuple[str, ...]] = (
     "throw_in_timing",
     "throw_in_after_take",
     "transfer",
+    "flash",
+    "flash_reuse",
     "attacker_after_defender_out",
     "trump_swap",
     "allow_draw",
+    "team_end",
+    "match_scoring",
 )
 
 
@@ -88,6 +109,17 @@ def option_name(name: str, tr: Gettext) -> str:
         "attacker_after_defender_out": lambda: tr.gettext("Who attacks when the defender goes out"),
         "trump_swap": lambda: tr.gettext("Swapping the lowest trump"),
         "allow_draw": lambda: tr.gettext("When everyone runs out at once"),
+        "teams": lambda: tr.gettext("Teams"),
+        "team_rotation": lambda: tr.gettext("Whom the attack goes to in a team game"),
+        "team_end": lambda: tr.gettext("When a team game ends"),
+        # TRANSLATORS: "Flash" is Wikipedia's name for this way of transferring.
+        "flash": lambda: tr.gettext("Transferring by showing a trump (“Flash”)"),
+        "flash_reuse": lambda: tr.gettext("Showing the same trump again"),
+        "misdeal": lambda: tr.gettext("Redeal"),
+        "misdeal_mode": lambda: tr.gettext("Who decides on a redeal"),
+        "max_redeals": lambda: tr.gettext("Limit on redeals"),
+        "next_game_start": lambda: tr.gettext("Who starts the next game"),
+        "match_scoring": lambda: tr.gettext("Who loses a match of several games"),
     }
     return names[_field(name)]()
 
@@ -136,7 +168,9 @@ def option_value(
             )
         case "neighbours_only_from":
             return _neighbours_only_from(value, tr, players)
-        case "throw_in_after_take" | "transfer" | "allow_draw":
+        case "max_redeals":
+            return _max_redeals(_number(value), tr)
+        case "throw_in_after_take" | "transfer" | "allow_draw" | "flash":
             return _switch(name, _flag(value), tr)
         case "first_bout_cap":
             assert isinstance(value, FirstBoutCap)
@@ -181,6 +215,8 @@ def option_values(name: str) -> tuple[object, ...]:
         "throw_in_after_take": (True, False),
         "transfer": (True, False),
         "allow_draw": (True, False),
+        "flash": (True, False),
+        "max_redeals": tuple(range(21)),
     }[name]
 
 
@@ -268,6 +304,16 @@ def _first_bout_cap(value: FirstBoutCap, tr: Gettext, rules: Rules, players: int
     return text
 
 
+def _max_redeals(n: int, tr: Gettext) -> str:
+    if n == 0:
+        return tr.gettext("no redeal at all: the first deal always stands")
+    return tr.ngettext(
+        "at most {n} redeal in a row; after that, the deal stands as it is",
+        "at most {n} redeals in a row; after that, the deal stands as it is",
+        n,
+    )
+
+
 def _switch(name: str, on: bool, tr: Gettext) -> str:
     if name == "throw_in_after_take":
         if on:
@@ -283,6 +329,13 @@ def _switch(name: str, on: bool, tr: Gettext) -> str:
                 "next player with a card of the same rank"
             )
         return tr.gettext("not played: the defender beats the cards or takes them (podkidnoy)")
+    if name == "flash":
+        if on:
+            return tr.gettext(
+                "allowed: instead of playing it, the defender may pass the attack on by just "
+                "showing a trump of the same rank"
+            )
+        return tr.gettext("not played: to pass the attack on, the defender lays the card down")
     if on:
         return tr.gettext("it's a draw, and nobody is the durak")
     return tr.gettext("the durak of the previous game stays the durak")
@@ -346,5 +399,76 @@ _CHOICES: Final[dict[tuple[type[StrEnum], StrEnum], Callable[[Gettext], str]]] =
     ),
     (TrumpSwap, TrumpSwap.ACE_ONLY): lambda tr: tr.gettext(
         "allowed only when the turned-up trump is the ace"
+    ),
+    (Teams, Teams.NONE): lambda tr: tr.gettext("none: everyone plays for themselves"),
+    (Teams, Teams.TWO_V_TWO): lambda tr: tr.gettext(
+        "two against two: 4 players, partners sit opposite each other and never attack or add "
+        "cards against each other"
+    ),
+    (Teams, Teams.THREE_V_THREE): lambda tr: tr.gettext(
+        "three against three: 6 players, team-mates sit in every other seat and never attack "
+        "or add cards against each other"
+    ),
+    (Teams, Teams.TWO_V_TWO_V_TWO): lambda tr: tr.gettext(
+        "three pairs: 6 players, partners sit opposite each other and never attack or add "
+        "cards against each other"
+    ),
+    (TeamRotation, TeamRotation.SKIP_PARTNERS): lambda tr: tr.gettext(
+        "always the next opponent who still holds cards; when a player is out, the next "
+        "team-mate with cards takes over that player's turns"
+    ),
+    (TeamRotation, TeamRotation.INDIVIDUAL): lambda tr: tr.gettext(
+        "in pairs: play goes round as usual, to the next player still in the game; only, "
+        "nobody adds cards against their own partner"
+    ),
+    (TeamEnd, TeamEnd.TEAM_LOSES): lambda tr: tr.gettext(
+        "as soon as only one team still holds cards, that whole team loses"
+    ),
+    (TeamEnd, TeamEnd.SINGLE_LOSER): lambda tr: tr.gettext(
+        "play goes on until a single durak is left; once only one team holds cards, its "
+        "team-mates play against each other"
+    ),
+    (FlashReuse, FlashReuse.ONCE_PER_GAME): lambda tr: tr.gettext(
+        "each trump may be shown only once per game"
+    ),
+    (FlashReuse, FlashReuse.ONCE_PER_BOUT): lambda tr: tr.gettext(
+        "each trump may be shown once in every bout"
+    ),
+    (Misdeal, Misdeal.OFF): lambda tr: tr.gettext(
+        "not played: every deal stands, whatever the hands"
+    ),
+    (Misdeal, Misdeal.FOUR_OF_A_SUIT): lambda tr: tr.gettext(
+        "when a hand is all red, all black, or holds four or more cards of one suit, all "
+        "the cards are dealt again"
+    ),
+    (Misdeal, Misdeal.FIVE_OF_A_SUIT): lambda tr: tr.gettext(
+        "when a hand is all red, all black, or holds five or more cards of one suit, all "
+        "the cards are dealt again"
+    ),
+    (MisdealMode, MisdealMode.MANDATORY): lambda tr: tr.gettext(
+        "nobody decides: the cards are dealt again at once"
+    ),
+    (MisdealMode, MisdealMode.ON_REQUEST): lambda tr: tr.gettext(
+        "the player with such a hand may ask for a redeal before the first card is played"
+    ),
+    (NextGameStart, NextGameStart.LOWEST_TRUMP): lambda tr: tr.gettext(
+        "as in the first game: whoever holds the lowest trump"
+    ),
+    (NextGameStart, NextGameStart.LEFT_OF_DURAK): lambda tr: tr.gettext(
+        "the player on the previous durak's left"
+    ),
+    (NextGameStart, NextGameStart.DURAK_ATTACKED_FIRST): lambda tr: tr.gettext(
+        "the previous durak is attacked first, by the player on their right (“the fool is taught”)"
+    ),
+    (MatchScoring, MatchScoring.SINGLE): lambda tr: tr.gettext(
+        "every game stands alone: one game, one durak"
+    ),
+    (MatchScoring, MatchScoring.THREE_LOSSES): lambda tr: tr.gettext(
+        "whoever is the durak three times, in a row or not, loses the match"
+    ),
+    (MatchScoring, MatchScoring.EPAULETTE_LADDER): lambda tr: tr.gettext(
+        "epaulettes: a durak finished off with a six gets an epaulette; to score again, the "
+        "others must finish that player off with a seven, then an eight, and so on up to the "
+        "ace, whose epaulette loses the match"
     ),
 }
