@@ -22,6 +22,7 @@ from .rules import (
     FirstBoutCap,
     HandCap,
     Rules,
+    TeamEnd,
     ThrowInPriority,
     ThrowInRights,
     ThrowInTiming,
@@ -33,7 +34,7 @@ __all__ = ["GameBase", "NoEvents", "PositionError"]
 
 # Enum members read on every action, as module constants: on Python 3.11 reading
 # ``SomeEnum.MEMBER`` goes through ``EnumType.__getattr__`` and costs about a function call.
-LEAD, BEAT, THROW, TRANSFER, TAKE, PASS, SWAP = (
+LEAD, BEAT, THROW, TRANSFER, TAKE, PASS, SWAP, FLASH, REDEAL = (
     ActionKind.LEAD,
     ActionKind.BEAT,
     ActionKind.THROW,
@@ -41,6 +42,8 @@ LEAD, BEAT, THROW, TRANSFER, TAKE, PASS, SWAP = (
     ActionKind.TAKE,
     ActionKind.PASS,
     ActionKind.SWAP,
+    ActionKind.FLASH,
+    ActionKind.REDEAL,
 )
 
 PHASE_LEAD, PHASE_BOUT, PHASE_OVER = Phase.LEAD, Phase.BOUT, Phase.OVER
@@ -54,6 +57,7 @@ UNTIL_FIRST_DISCARD = FirstBoutCap.UNTIL_FIRST_DISCARD
 FIRST_BOUT_4PLUS = FirstBoutCap.FIRST_BOUT_4PLUS
 SWAP_OFF, SWAP_ACE_ONLY = TrumpSwap.OFF, TrumpSwap.ACE_ONLY
 PREVIOUS_ATTACKER = AttackerAfterDefenderOut.PREVIOUS_ATTACKER
+TEAM_LOSES = TeamEnd.TEAM_LOSES
 ACE = Rank.ACE
 (
     EV_LEAD,
@@ -69,6 +73,11 @@ ACE = Rank.ACE
     EV_PLAYER_OUT,
     EV_GAME_OVER,
     EV_BOUT_START,
+    EV_FLASH,
+    EV_MISDEAL,
+    EV_DEAL,
+    EV_TRUMP,
+    EV_FIRST_ATTACKER,
 ) = (
     EventKind.LEAD,
     EventKind.BEAT,
@@ -83,6 +92,11 @@ ACE = Rank.ACE
     EventKind.PLAYER_OUT,
     EventKind.GAME_OVER,
     EventKind.BOUT_START,
+    EventKind.FLASH,
+    EventKind.MISDEAL,
+    EventKind.DEAL,
+    EventKind.TRUMP,
+    EventKind.FIRST_ATTACKER,
 )
 
 # NamedTuple construction without the Python-level __new__ (hot path).
@@ -116,11 +130,14 @@ class GameBase:
         "_events",
         "_lowest_trump",
         "_origin",
+        "_redeal",
         "_reset_on_card",
         "_setup_known",
         "_simple_cap",
+        "_skip_partners",
         "_state",
         "_swap",
+        "_team",
         "_undo",
         "players",
         "previous_durak",
@@ -139,6 +156,8 @@ class GameBase:
     """Before each action: the state and the number of events (None: undo is off)."""
     _lowest_trump: Card | None
     """The lowest trump while the swap rule is on (its moves are tracked), else None."""
+    _redeal: bool
+    """May a player with a misdealt hand ask for a new deal (C20, on request)?"""
     _reset_on_card: bool
     """Does a card added to the table give everyone who passed a new turn (C11)?"""
     _setup_known: tuple[frozenset[Card], ...]
@@ -147,6 +166,10 @@ class GameBase:
     """Is the cap just min(attack_cap, defender's hand at the start), the common case?"""
     _swap: bool
     """Is a trump swap rule on?"""
+    _team: tuple[int, ...] | None
+    """Each seat's team (``Rules.teams``), or None when everyone plays for himself."""
+    _skip_partners: bool
+    """Does the attack go to the next *opponent* (team play, S0), not the next player?"""
     _origin: dict[str, Any]
 
     def _next_active(self, seat: int) -> int:
@@ -161,3 +184,42 @@ class GameBase:
     def _n_active(self) -> int:
         """How many players are still in the game."""
         return sum(self._state.active)
+
+    def _one_team_left(self) -> bool:
+        """In team play: are all the players still in on one team?"""
+        team = self._team
+        assert team is not None
+        return len({team[seat] for seat, on in enumerate(self._state.active) if on}) <= 1
+
+    def _defender_for(self, attacker: int) -> int:
+        """Whom ``attacker`` attacks: the next player still in, clockwise; in team play the
+        next *opponent* still in (S0, S2; C23), or the next player once only one team is left."""
+        if not self._skip_partners:
+            return self._next_active(attacker)
+        team = self._team
+        assert team is not None
+        active = self._state.active
+        n = self.players
+        seat = attacker
+        for _ in range(n - 1):
+            seat = (seat + 1) % n
+            if active[seat] and team[seat] != team[attacker]:
+                return seat
+        return self._next_active(attacker)
+
+    def _cover(self, seat: int) -> int | None:
+        """Who takes ``seat``'s turn to attack in team play: ``seat`` if still in, else the
+        next team-mate clockwise still in (S0: team-mates cover for one who is out; C23);
+        None if his whole team is out."""
+        active = self._state.active
+        if active[seat]:
+            return seat
+        team = self._team
+        assert team is not None
+        n = self.players
+        mate = seat
+        for _ in range(n - 1):
+            mate = (mate + 1) % n
+            if active[mate] and team[mate] == team[seat]:
+                return mate
+        return None

@@ -12,6 +12,8 @@ transfer  ``1:>8D``           seat 1 passes the attack on with 8♦
 take      ``1:take``          seat 1 will pick up the table
 pass      ``0:pass``          seat 0 is done adding cards («bito»)
 swap      ``0:swap``          seat 0 swaps the lowest trump for the turn-up
+flash     ``1:!8S``           seat 1 shows the trump 8♠ to pass the attack on (S2)
+redeal    ``0:redeal``        seat 0 asks for a new deal: a misdealt hand (S2)
 ========  ==================  ======================================
 
 >>> a = Action.parse("1:10♣/8♣")
@@ -50,9 +52,19 @@ class ActionKind(StrEnum):
     """A thrower is done adding cards for now."""
     SWAP = "swap"
     """The lowest trump's original holder exchanges it for the turned-up trump (S0)."""
+    FLASH = "flash"
+    """The defender shows a trump of the attack's rank and keeps it; the next player
+    defends (S2 «Flash»)."""
+    REDEAL = "redeal"
+    """A player whose dealt hand is a misdeal asks for a new deal (S2, on request)."""
 
 
-_SIMPLE = {ActionKind.TAKE: "take", ActionKind.PASS: "pass", ActionKind.SWAP: "swap"}
+_SIMPLE = {
+    ActionKind.TAKE: "take",
+    ActionKind.PASS: "pass",
+    ActionKind.SWAP: "swap",
+    ActionKind.REDEAL: "redeal",
+}
 
 
 class Action(NamedTuple):
@@ -106,6 +118,16 @@ class Action(NamedTuple):
         """``seat`` swaps the lowest trump for the turned-up trump."""
         return cls(ActionKind.SWAP, _seat(seat, "swap"))
 
+    @classmethod
+    def flash(cls, seat: int, card: Card | str) -> Action:
+        """``seat`` (the defender) shows the trump ``card`` to pass the attack on (S2)."""
+        return cls(ActionKind.FLASH, _seat(seat, "flash"), _card(card, "flash"))
+
+    @classmethod
+    def redeal(cls, seat: int) -> Action:
+        """``seat`` asks for a new deal because his dealt hand is a misdeal (S2)."""
+        return cls(ActionKind.REDEAL, _seat(seat, "redeal"))
+
     def notation(self, *, unicode: bool = False) -> str:
         """The compact notation, e.g. ``1:10C/8C`` (see the module docstring)."""
 
@@ -125,6 +147,8 @@ class Action(NamedTuple):
             move = f"{fmt(self.card)}/{fmt(self.target)}"
         elif kind is ActionKind.THROW:
             move = "+" + fmt(self.card)
+        elif kind is ActionKind.FLASH:
+            move = "!" + fmt(self.card)
         else:
             move = ">" + fmt(self.card)
         return f"{self.seat}:{move}"
@@ -150,6 +174,8 @@ class Action(NamedTuple):
                 return cls(ActionKind.THROW, seat, Card.parse(move[1:]))
             if move[0] == ">":
                 return cls(ActionKind.TRANSFER, seat, Card.parse(move[1:]))
+            if move[0] == "!":
+                return cls(ActionKind.FLASH, seat, Card.parse(move[1:]))
             if "/" in move:
                 card, _, target = move.partition("/")
                 return cls(ActionKind.BEAT, seat, Card.parse(card), Card.parse(target))

@@ -134,9 +134,28 @@ class BoutRules(GameBase):
         if self._neighbours_only():
             neighbours = self._neighbours()
             seats = [seat for seat in seats if seat in neighbours]
+        if self._partner_defends_any():
+            # team play: nobody adds cards against his own partner (S0, S2)
+            team = self._team
+            assert team is not None
+            seats = [seat for seat in seats if team[seat] != team[defender]]
         order = tuple(seats)
         s._order = (active, attacker, defender, order)
         return order
+
+    def _partner_defends_any(self) -> bool:
+        """In team play with two or more teams still in: do partners spare each other now?"""
+        return self._team is not None and not self._one_team_left()
+
+    def _is_partner_of_defender(self, seat: int) -> bool:
+        """Is ``seat`` the defender's team-mate, while team-mates still spare each other?"""
+        team = self._team
+        return (
+            team is not None
+            and seat != self._state.defender
+            and team[seat] == team[self._state.defender]
+            and not self._one_team_left()
+        )
 
     def _throw_order(self) -> list[int]:
         """Eligible throwers now: the seats with throw-in rights that hold cards, in order."""

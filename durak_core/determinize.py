@@ -306,6 +306,8 @@ class _Plan:
             low_trump_origin=origin,
             turnup_holder=obs.turnup_holder,
             known=obs.public,
+            flashed=obs.flashed,
+            redeals=obs.redeals,
         )
 
 

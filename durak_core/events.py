@@ -20,6 +20,10 @@ Each :class:`Event` has a kind and a few fields whose meaning depends on the kin
   turned-up card, or None when it lay under the stock.
 - ``player_out``: seat, n = place in the order of going out (1 = first).
 - ``game_over``: seat = the durak or None; detail ``"durak"`` or ``"draw"``.
+- ``flash``: seat, cards = (the trump shown, kept in his hand), other = the new defender.
+- ``misdeal``: seat = a player whose dealt hand calls for a new deal (C20), cards = that
+  hand, n = the how-manieth new deal; detail ``"request"`` when he asked for it; the cards
+  are then shuffled and dealt again (``deal``, ``trump``, ``first_attacker`` follow).
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ class EventKind(StrEnum):
     SWAP = "swap"
     PLAYER_OUT = "player_out"
     GAME_OVER = "game_over"
+    MISDEAL = "misdeal"
+    FLASH = "flash"
 
 
 class Event(NamedTuple):

@@ -16,7 +16,7 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import Any, NamedTuple
 
-from ._base import PHASE_OVER, GameBase, NoEvents, PositionError
+from ._base import PHASE_OVER, TEAM_LOSES, GameBase, NoEvents, PositionError
 from .actions import Action
 from .bout import Cap
 from .cards import Card, Rank, Suit, format_cards
@@ -35,6 +35,9 @@ class Outcome(NamedTuple):
 
     durak: int | None
     out_order: tuple[int, ...]
+    losers: tuple[int, ...] = ()
+    """Everyone who lost: the durak alone, or his whole team (``TeamEnd.TEAM_LOSES``, S0, S2);
+    empty for a draw."""
 
     @property
     def is_draw(self) -> bool:
@@ -143,7 +146,21 @@ class Game(Setup):
         s = self._state
         if s.phase is not PHASE_OVER:
             return None
-        return Outcome(s.durak, tuple(s.out_order))
+        return Outcome(s.durak, tuple(s.out_order), self.losers)
+
+    @property
+    def losers(self) -> tuple[int, ...]:
+        """Who lost, once the game is over: the durak, or his whole team (members already out
+        included) under ``TeamEnd.TEAM_LOSES`` (S0 (ii), S2); the previous durak after an
+        all-empty finish without draws (S0); empty while the game goes on or for a draw."""
+        s = self._state
+        if s.phase is not PHASE_OVER:
+            return ()
+        team = self._team
+        if team is not None and s.durak is not None and self.rules.team_end is TEAM_LOSES:
+            return tuple(i for i in range(self.players) if team[i] == team[s.durak])
+        holding = tuple(i for i, a in enumerate(s.active) if a)
+        return holding or ((s.durak,) if s.durak is not None else ())
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -213,20 +230,27 @@ class Game(Setup):
             low_trump_origin=s.low_trump_origin,
             turnup_holder=s.turnup_holder,
             known=self.known_cards(),
+            flashed=s.flashed,
+            redeals=s.redeals,
         )
 
     def known_cards(self) -> tuple[frozenset[Card], ...]:
         """For each seat, the cards everybody knows are in that hand now: cards seen picked up
         from the table, the lowest trump shown to choose the first attacker, the turn-up drawn
-        as the last card or kept by the dealer, cards swapped in, and cards a set-up position
-        declared known — as long as they are still in that hand. (A game made with
-        ``events=False`` knows only the set-up's.)"""
+        as the last card or kept by the dealer, cards swapped in, trumps shown for a Flash, and
+        cards a set-up position declared known — as long as they are still in that hand (and
+        since the last new deal after a misdeal). (A game made with ``events=False`` knows
+        only the set-up's.)"""
         revealed: list[set[Card]] = [set(k) for k in self.setup_known]
         for event in self._events:
             kind = event.kind
             if event.seat is None:
                 continue
-            if (
+            if kind is EventKind.MISDEAL:  # every card is dealt again
+                revealed = [set() for _ in range(self.players)]
+            elif kind is EventKind.FLASH:
+                revealed[event.seat].add(event.cards[0])
+            elif (
                 kind is EventKind.PICK_UP
                 or kind is EventKind.FIRST_ATTACKER
                 or (kind is EventKind.TRUMP and event.detail == "dealer")
@@ -258,8 +282,9 @@ class Game(Setup):
     def card_actions(self, seat: int, card: Card) -> list[tuple[Action, IllegalAction | None]]:
         """Every action ``seat`` could mean by playing ``card`` now, most likely first, each
         with its refusal (``None`` when legal): a lead; a throw-in; or, for a defender facing
-        unbeaten cards, a beat of each of them and (perevodnoy) a transfer, the transfer first
-        when the card has the attack's rank (even once it is too late: that is what it means).
+        unbeaten cards, a beat of each of them and (perevodnoy) a transfer — and, for a trump
+        under Flash, showing it — the transfer first when the card has the attack's rank (even
+        once it is too late: that is what it means).
 
         >>> from durak_core import Rules
         >>> g = Game.from_position(Rules(), ["7C 9H", "8C 6D"], trump="S", table=[("6C", None)])
@@ -273,6 +298,8 @@ class Game(Setup):
         elif self.defending(seat):
             beats = [Action.beat(seat, card, a) for a, d in self.table if d is None]
             transfer = [Action.transfer(seat, card)] if self.rules.transfer else []
+            if self.rules.flash and card.suit is s.trump:
+                transfer.append(Action.flash(seat, card))
             if transfer and card.rank is s.attacks[0].rank:
                 candidates = [*transfer, *beats]
             else:
@@ -373,5 +400,7 @@ class Game(Setup):
             )
         state, n_events = self._undo.pop()
         self._state = state
+        if self._swap:  # a new deal (misdeal) may have changed trumps
+            self._lowest_trump = Card(self.rules.lowest_rank, state.trump)
         del self._events[n_events:]
         return self._actions.pop()

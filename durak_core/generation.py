@@ -16,10 +16,12 @@ from typing import TYPE_CHECKING, Final
 
 from ._base import (
     BEAT,
+    FLASH,
     LEAD,
     PASS,
     PHASE_LEAD,
     PHASE_OVER,
+    REDEAL,
     SWAP,
     TAKE,
     THROW,
@@ -53,6 +55,8 @@ _TRANSFERS: Final = _card_actions(TRANSFER)
 _TAKES: Final = tuple(Action(TAKE, seat) for seat in range(_SEATS))
 _PASSES: Final = tuple(Action(PASS, seat) for seat in range(_SEATS))
 _SWAPS: Final = tuple(Action(SWAP, seat) for seat in range(_SEATS))
+_REDEALS: Final = tuple(Action(REDEAL, seat) for seat in range(_SEATS))
+_FLASHES: Final = _card_actions(FLASH)
 
 _BEATS: Final[tuple[dict[Card, dict[Card, Action]], ...]] = tuple({} for _ in range(_SEATS))
 """``_BEATS[seat][target][card]``: the beat of ``target`` with ``card`` by ``seat``, filled in
@@ -150,15 +154,32 @@ class Generation(Legality):
                 swap = _SWAPS[origin]
         if phase is PHASE_LEAD:
             seat = s.attacker
-            leads = map(_LEADS[seat].__getitem__, tuple(s.hands[seat]))
+            leads: Iterator[Action] = map(_LEADS[seat].__getitem__, tuple(s.hands[seat]))
+            if self._redeal and s.bouts == 1:
+                redeals = tuple(
+                    _REDEALS[i]
+                    for i in range(self.players)
+                    if self._redeal_refusal(_REDEALS[i]) is None
+                )
+                if redeals:
+                    leads = chain(leads, redeals)
             return leads if swap is None else chain(leads, (swap,))
         defence = None
         defences = s.defences
         if not s.taking and None in defences:
             defender = s.defender
             transfer = None
+            flashes: tuple[Action, ...] = ()
             if self.rules.transfer and defences.count(None) == len(defences):
                 transfer = self._transfer_rank(defender)
+                if self.rules.flash:
+                    rank = s.attacks[0].rank
+                    flashes = tuple(
+                        action
+                        for card in s.hands[defender]
+                        if card.rank is rank
+                        and self._defender_refusal(action := _FLASHES[defender][card]) is None
+                    )
             defence = (
                 defender,
                 tuple(s.hands[defender]),
@@ -166,6 +187,7 @@ class Generation(Legality):
                 tuple(defences),
                 s.trump,
                 transfer,
+                flashes,
             )
         adders: list[tuple[int, tuple[Card, ...], int]] | None = None
         turn = s.throw_in_turn
@@ -199,18 +221,25 @@ class Generation(Legality):
 
 def _bout_actions(
     defence: tuple[
-        int, tuple[Card, ...], tuple[Card, ...], tuple[Card | None, ...], Suit, Rank | None
+        int,
+        tuple[Card, ...],
+        tuple[Card, ...],
+        tuple[Card | None, ...],
+        Suit,
+        Rank | None,
+        tuple[Action, ...],
     ]
     | None,
     adders: list[tuple[int, tuple[Card, ...], int]] | None,
     swap: Action | None,
 ) -> Iterator[Action]:
     """The actions of a bout from copies: ``defence`` is (defender, his hand, the attack and
-    defence cards, the trump, the rank he may transfer with or None), None when nobody defends
+    defence cards, the trump, the rank he may transfer with or None, his legal Flash actions),
+    None when nobody defends
     now; ``adders`` are the throw-in seats with their hands and the ranks each may add, as a bit
     mask of ``Card.rank_bit`` (0: pass only)."""
     if defence is not None:
-        defender, hand, attacks, defences, trump, transfer = defence
+        defender, hand, attacks, defences, trump, transfer, flashes = defence
         beaters = _BEATERS[trump] or _beaters(trump)
         beat_actions = _BEATS[defender]
         for target, cover in zip(attacks, defences):  # noqa: B905 (same length)
@@ -225,6 +254,7 @@ def _bout_actions(
             for card in hand:
                 if card.rank is transfer:
                     yield transfers[card]
+        yield from flashes
         yield _TAKES[defender]
     if adders is not None:
         for seat, hand, allowed in adders:

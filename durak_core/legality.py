@@ -3,10 +3,24 @@ and the numbers that decide it, or ``None`` when the action is legal."""
 
 from __future__ import annotations
 
-from ._base import BEAT, LEAD, PASS, PHASE_LEAD, PHASE_OVER, SWAP, TAKE, THROW, TRANSFER, UNTIL_PASS
+from ._base import (
+    BEAT,
+    FLASH,
+    LEAD,
+    PASS,
+    PHASE_LEAD,
+    PHASE_OVER,
+    REDEAL,
+    SWAP,
+    TAKE,
+    THROW,
+    TRANSFER,
+    UNTIL_PASS,
+)
 from .actions import Action
 from .bout import BoutRules
 from .cards import Card, beat_failure
+from .misdeal import is_misdeal
 from .reasons import IllegalAction, Reason
 
 __all__ = ["Legality"]
@@ -26,10 +40,12 @@ class Legality(BoutRules):
             return IllegalAction(Reason.NO_SUCH_SEAT, action, seat=seat, players=self.players)
         if not s.active[seat]:
             return IllegalAction(Reason.PLAYER_OUT, action, seat=seat)
-        if (kind is PASS or kind is TAKE or kind is SWAP) and (
+        if (kind is PASS or kind is TAKE or kind is SWAP or kind is REDEAL) and (
             card is not None or action.target is not None
         ):
             return IllegalAction(Reason.MALFORMED_ACTION, action, kind=kind)
+        if kind is REDEAL:
+            return self._redeal_refusal(action)
         if kind is PASS:
             return self._pass_refusal(action)
         if kind is TAKE:
@@ -53,7 +69,7 @@ class Legality(BoutRules):
             if seat != s.attacker:
                 return IllegalAction(Reason.NOT_ATTACKER, action, seat=seat, attacker=s.attacker)
             return None
-        if kind is BEAT or kind is TRANSFER:
+        if kind is BEAT or kind is TRANSFER or kind is FLASH:
             return self._defender_refusal(action)
         if kind is THROW:
             return self._throw_refusal(action)
@@ -68,6 +84,8 @@ class Legality(BoutRules):
             return IllegalAction(Reason.MUST_LEAD, action, attacker=s.attacker)
         if seat == s.defender:
             return IllegalAction(Reason.DEFENDER_CANNOT_THROW, action, seat=seat)
+        if self._is_partner_of_defender(seat):
+            return IllegalAction(Reason.PARTNER_DEFENDS, action, seat=seat, defender=s.defender)
         cap = self._cap()
         if cap.room <= 0 and not self._neighbour_refusal(action):
             # a full table is the real reason, whatever the timing or priority (S0, S1, S3)
@@ -101,6 +119,8 @@ class Legality(BoutRules):
         """Rights, timing and priority for a throw-in or pass by a non-defender."""
         s = self._state
         seat = action.seat
+        if self._is_partner_of_defender(seat):
+            return IllegalAction(Reason.PARTNER_DEFENDS, action, seat=seat, defender=s.defender)
         refusal = self._neighbour_refusal(action)
         if refusal is not None:
             return refusal
@@ -136,6 +156,8 @@ class Legality(BoutRules):
         seat, kind, card = action.seat, action.kind, action.card
         if kind is TRANSFER and not self.rules.transfer:
             return IllegalAction(Reason.TRANSFER_DISABLED, action)
+        if kind is FLASH and not self.rules.flash:
+            return IllegalAction(Reason.FLASH_DISABLED, action)
         if seat != s.defender:
             return IllegalAction(Reason.NOT_DEFENDER, action, seat=seat, defender=s.defender)
         if s.phase is PHASE_LEAD:
@@ -163,14 +185,21 @@ class Legality(BoutRules):
                     Reason.CANNOT_BEAT, action, card=card, target=target, trump=s.trump, why=why
                 )
             return None
-        # transfer (perevodnoy, S1/S2)
+        # transfer (perevodnoy, S1/S2), by playing a card or by showing a trump (Flash, S2)
         if any(d is not None for d in s.defences):
             return IllegalAction(Reason.TRANSFER_AFTER_BEAT, action)
         rank = s.attacks[0].rank
         if card.rank is not rank:
             return IllegalAction(Reason.TRANSFER_RANK_MISMATCH, action, card=card, rank=rank)
-        nxt = self._next_active(seat)
-        needed = len(s.attacks) + 1
+        if kind is FLASH:
+            if card.suit is not s.trump:
+                return IllegalAction(Reason.FLASH_NOT_TRUMP, action, card=card, trump=s.trump)
+            if card in s.flashed:
+                return IllegalAction(
+                    Reason.FLASH_ALREADY_SHOWN, action, card=card, reuse=self.rules.flash_reuse
+                )
+        nxt = self._defender_for(seat)
+        needed = len(s.attacks) + (kind is not FLASH)
         base = self._cap().base_cap
         next_hand = len(s.hands[nxt])
         if needed > next_hand or needed > base:
@@ -181,5 +210,22 @@ class Legality(BoutRules):
                 next_hand=next_hand,
                 needed=needed,
                 base_cap=base,
+            )
+        return None
+
+    def _redeal_refusal(self, action: Action) -> IllegalAction | None:
+        """A new deal on request (C20): only a misdealt hand, before the first lead, within
+        the cap."""
+        s = self._state
+        rules = self.rules
+        if not self._redeal:
+            return IllegalAction(Reason.REDEAL_DISABLED, action)
+        if s.phase is not PHASE_LEAD or s.bouts != 1:
+            return IllegalAction(Reason.REDEAL_TOO_LATE, action)
+        if s.redeals >= rules.max_redeals:
+            return IllegalAction(Reason.REDEAL_CAP, action, max_redeals=rules.max_redeals)
+        if not is_misdeal(s.hands[action.seat], rules.misdeal):
+            return IllegalAction(
+                Reason.REDEAL_NOT_MISDEALT, action, seat=action.seat, rule=rules.misdeal
             )
         return None

@@ -83,6 +83,10 @@ class Observation:
     cap: Cap
     events: tuple[Event, ...]
     """The event log with other seats' drawn cards hidden (only their count is public)."""
+    flashed: frozenset[Card] = frozenset()
+    """Trumps already shown for a Flash transfer (S2): everybody saw them."""
+    redeals: int = 0
+    """New deals asked for so far for a misdeal (C20)."""
 
     def unseen(self) -> frozenset[Card]:
         """Cards of the deck that this seat cannot place: in other hands or in the stock
@@ -109,7 +113,14 @@ def _redact(event: Event, seat: int) -> Event:
     return event
 
 
-_PLAYS = (EventKind.LEAD, EventKind.THROW_IN, EventKind.TRANSFER, EventKind.BEAT, EventKind.SWAP)
+_PLAYS = (
+    EventKind.LEAD,
+    EventKind.THROW_IN,
+    EventKind.TRANSFER,
+    EventKind.BEAT,
+    EventKind.SWAP,
+    EventKind.FLASH,
+)
 
 
 def _deal_inference(game: Game) -> tuple[frozenset[Card], tuple[int, ...]]:
@@ -120,15 +131,18 @@ def _deal_inference(game: Game) -> tuple[frozenset[Card], tuple[int, ...]]:
     players = game.players
     undealt: frozenset[Card] = frozenset()
     if game.rules.first_attacker is FirstAttacker.LOWEST_TRUMP:
-        for event in game.events:
+        # the last deal's choice (a misdeal deals again); only the lowest-trump rule tells
+        # anything (S0, S3), not a later game started left of the durak (C6)
+        for event in reversed(game.events):
             if event.kind is EventKind.FIRST_ATTACKER:
-                trump = game.trump
-                shown = event.cards[0].rank if event.cards else None
-                undealt = frozenset(
-                    c
-                    for c in make_deck(game.rules.deck_size)
-                    if c.suit is trump and (shown is None or c.rank < shown)
-                )
+                if event.detail in ("lowest_trump", "random"):
+                    trump = game.trump
+                    shown = event.cards[0].rank if event.cards else None
+                    undealt = frozenset(
+                        c
+                        for c in make_deck(game.rules.deck_size)
+                        if c.suit is trump and (shown is None or c.rank < shown)
+                    )
                 break
     drawn = [0] * players
     appeared: set[Card] = set() if game.turnup is None else {game.turnup}
@@ -196,4 +210,6 @@ def observe(game: Game, seat: int) -> Observation:
         acting=tuple(game.acting_seats()),
         cap=game.cap(),
         events=tuple(_redact(e, seat) for e in game.events),
+        flashed=pos.flashed,
+        redeals=pos.redeals,
     )

@@ -65,6 +65,10 @@ class Position:
     """The seat that drew the turn-up as the stock's last card, until the next lead (S0)."""
     known: tuple[frozenset[Card], ...]
     """For each seat, cards everybody knows are in that hand (seen picked up, shown)."""
+    flashed: frozenset[Card] = frozenset()
+    """Trumps already shown for a Flash transfer (S2)."""
+    redeals: int = 0
+    """New deals asked for so far for a misdeal (C20, on request)."""
 
     @property
     def players(self) -> int:
@@ -93,6 +97,8 @@ class Position:
             "previous_durak": self.previous_durak,
             "low_trump_origin": self.low_trump_origin,
             "turnup_holder": self.turnup_holder,
+            "flashed": _text(sorted(self.flashed)),
+            "redeals": self.redeals,
             "known": {  # in hand order, so that equal positions give equal dicts
                 str(seat): _text(c for c in hand if c in cards)
                 for seat, (hand, cards) in enumerate(zip(self.hands, self.known, strict=True))

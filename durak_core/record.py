@@ -43,7 +43,9 @@ def to_record(game: Game) -> dict[str, Any]:
     """The JSON-ready record of ``game``: how it was set up and every action played.
 
     A dealt game's record holds ``deck`` (top first), ``dealer``, ``first_attacker`` (only when
-    the rules drew it at random), ``previous_durak`` and the ``seed`` (metadata); a set-up
+    the rules drew it at random), ``previous_durak``, the ``seed`` (metadata) and, under a
+    mandatory misdeal rule, the discarded deals (``misdealt``: [seat, hand] each) and their
+    number (``redeals``); a set-up
     game's holds its ``position``."""
     return {
         "format": FORMAT,
@@ -125,7 +127,28 @@ def _deal_from_deck(rules: Rules, record: Mapping[str, Any]) -> Game:
         dealer=_seat(record, "dealer", required=True),
         first_attacker=_seat(record, "first_attacker"),
         previous_durak=_seat(record, "previous_durak"),
+        misdealt=_misdealt(record, int(record["players"])),
     )
+
+
+def _misdealt(record: Mapping[str, Any], players: int) -> list[tuple[int, str]]:
+    """The discarded deals of a mandatory misdeal rule: [[seat, hand text], ...]."""
+    listed = record.get("misdealt", [])
+    if not isinstance(listed, list):
+        raise RecordError(f"misdealt must be a list of [seat, hand], not {listed!r}")
+    out: list[tuple[int, str]] = []
+    for item in listed:
+        if (
+            not isinstance(item, list)
+            or len(item) != 2
+            or not isinstance(item[0], int)
+            or isinstance(item[0], bool)
+            or not 0 <= item[0] < players
+            or not isinstance(item[1], str)
+        ):
+            raise RecordError(f"misdealt: not a [seat, hand] pair: {item!r}")
+        out.append((item[0], item[1]))
+    return out
 
 
 def _seat(record: Mapping[str, Any], key: str, *, required: bool = False) -> int | None:

@@ -4,25 +4,32 @@ checked to be a possible Durak position."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Self
 
 from ._base import NoEvents, PositionError
-from .cards import Card, CardError, Rank, Suit, beats, make_deck, parse_cards
+from .cards import Card, CardError, Rank, Suit, beats, format_cards, make_deck, parse_cards
+from .dealing import deal_hands, fresh_state, pick_first_attacker, turn_up
 from .events import Event, EventKind
+from .misdeal import misdeal_seats
 from .position import Position
 from .rules import (
     CapScope,
-    FirstAttacker,
     FirstBoutCap,
     HandCap,
-    NoTrumpFallback,
+    Misdeal,
+    MisdealMode,
     Rules,
+    TeamEnd,
+    TeamRotation,
     ThrowInPriority,
     TrumpSwap,
+    team_of,
 )
 from .state import Phase, State
 from .transitions import Transitions
+
+MANDATORY, ON_REQUEST = MisdealMode.MANDATORY, MisdealMode.ON_REQUEST
 
 __all__ = ["DERIVE", "Setup"]
 
@@ -62,6 +69,11 @@ class Setup(Transitions):
             and rules.hand_cap is HandCap.AT_DEFENCE_START
         )
         game._swap = rules.trump_swap is not TrumpSwap.OFF
+        game._redeal = rules.misdeal is not Misdeal.OFF and rules.misdeal_mode is ON_REQUEST
+        game._team = team_of(rules.teams, players)
+        game._skip_partners = (
+            game._team is not None and rules.team_rotation is TeamRotation.SKIP_PARTNERS
+        )
         return game
 
     def _init_state(self, state: State) -> None:
@@ -80,6 +92,7 @@ class Setup(Transitions):
         dealer: int | None = None,
         first_attacker: int | None = None,
         previous_durak: int | None = None,
+        misdealt: Sequence[tuple[int, str]] = (),
         undo: bool = True,
         events: bool = True,
     ) -> Self:
@@ -93,6 +106,11 @@ class Setup(Transitions):
         or ``first_attacker`` not given. ``first_attacker`` is the seat the rules choose at
         random when nobody holds a trump (``NoTrumpFallback.RANDOM``); elsewhere it must be
         the rules' own choice. Raises :class:`PositionError` for a bad deck or seat.
+
+        Under a mandatory misdeal rule (C20, S2) a deal with a misdealt hand is shuffled and
+        dealt again, at most ``rules.max_redeals`` times; ``origin["misdealt"]`` lists each
+        discarded deal's (seat, hand), which a replay from ``deck`` passes back as ``misdealt``
+        to tell the same story.
 
         ``undo=False`` keeps no snapshots (faster playouts; :meth:`undo` is then refused);
         ``events=False`` records no events (playouts: :attr:`events` stays empty)."""
@@ -122,6 +140,12 @@ class Setup(Transitions):
             raise PositionError(
                 f"first_attacker must be a seat 0..{players - 1}, not {first_attacker!r}"
             )
+        if previous_durak is not None and (
+            not isinstance(previous_durak, int) or not 0 <= previous_durak < players
+        ):
+            raise PositionError(
+                f"previous_durak must be a seat 0..{players - 1}, not {previous_durak!r}"
+            )
         game.previous_durak = previous_durak
         origin: dict[str, Any] = {
             "seed": seed,
@@ -130,20 +154,38 @@ class Setup(Transitions):
             "deck": tuple(reversed(cards)),  # top first; Game.origin gives it as text
         }
         game._origin = origin
-        hands: list[list[Card]] = [[] for _ in range(players)]
-        for _ in range(rules.hand_size):
-            for i in range(1, players + 1):
-                hands[(dealer + i) % players].append(cards.pop())
         log = game._events
+        hands = deal_hands(cards, players, dealer, rules.hand_size)
+        discarded: list[tuple[int, tuple[Card, ...]]] = []
+        mandatory = rules.misdeal is not Misdeal.OFF and rules.misdeal_mode is MANDATORY
+        if deck is None and mandatory:
+            # S2: a misdealt hand means a new shuffle and deal (capped: the rule could loop)
+            while len(discarded) < rules.max_redeals and (
+                seats := misdeal_seats(hands, rules.misdeal)
+            ):
+                discarded.append((seats[0], tuple(hands[seats[0]])))
+                assert rng is not None
+                cards = make_deck(rules.deck_size)
+                rng.shuffle(cards)
+                origin["deck"] = tuple(reversed(cards))
+                hands = deal_hands(cards, players, dealer, rules.hand_size)
+        else:
+            try:
+                discarded = [(seat, tuple(parse_cards(hand))) for seat, hand in misdealt]
+            except (CardError, TypeError, ValueError) as exc:
+                raise PositionError(f"misdealt: {exc}") from None
+        if mandatory:
+            origin["redeals"] = len(discarded)
+        if discarded:
+            origin["misdealt"] = [[seat, format_cards(hand)] for seat, hand in discarded]
+        for n, (seat, hand) in enumerate(discarded, 1):
+            log.append(Event(EventKind.DEAL, dealer, n=rules.hand_size))
+            log.append(Event(EventKind.MISDEAL, seat, hand, n=n))
         log.append(Event(EventKind.DEAL, dealer, n=rules.hand_size))
-        if cards:
-            turnup = cards.pop()
-            stock = [turnup, *cards]
-            log.append(Event(EventKind.TRUMP, None, (turnup,), detail="stock"))
-        else:  # every card dealt (e.g. 6 × 6 of 36): the dealer shows his last card (S0, S3)
-            turnup = hands[dealer][-1]
-            stock = []
-            log.append(Event(EventKind.TRUMP, dealer, (turnup,), detail="dealer"))
+        turnup, stock, where = turn_up(cards, hands, dealer)
+        log.append(
+            Event(EventKind.TRUMP, dealer if where == "dealer" else None, (turnup,), detail=where)
+        )
 
         def draw(n: int) -> int:
             nonlocal rng
@@ -153,7 +195,9 @@ class Setup(Transitions):
                 rng = random.Random(seed)
             return rng.randrange(n)
 
-        attacker, shown, how = cls._first_attacker(rules, hands, turnup.suit, dealer, draw)
+        attacker, shown, how = pick_first_attacker(
+            rules, hands, turnup.suit, dealer, draw, previous_durak
+        )
         if how == "random":
             origin["first_attacker"] = attacker
         elif first_attacker is not None and first_attacker != attacker:
@@ -162,70 +206,9 @@ class Setup(Transitions):
                 f"not {first_attacker}"
             )
         log.append(Event(EventKind.FIRST_ATTACKER, attacker, shown, detail=how))
-        game._init_state(cls._fresh_state(rules, hands, stock, turnup, turnup.suit, attacker))
+        game._init_state(fresh_state(rules, hands, stock, turnup, turnup.suit, attacker))
         game._start_bout_event()
         return game
-
-    @staticmethod
-    def _first_attacker(
-        rules: Rules,
-        hands: list[list[Card]],
-        trump: Suit,
-        dealer: int,
-        draw: Callable[[int], int],
-    ) -> tuple[int, tuple[Card, ...], str]:
-        """Who attacks first, the cards shown to decide it, and how (an event's detail);
-        ``draw(n)`` picks a seat 0..n-1 at random when the rules say so."""
-        players = len(hands)
-        if rules.first_attacker is FirstAttacker.LOWEST_TRUMP:
-            best: tuple[Rank, int] | None = None
-            for seat, hand in enumerate(hands):
-                for card in hand:
-                    if card.suit is trump and (best is None or card.rank < best[0]):
-                        best = (card.rank, seat)
-            if best is not None:
-                return best[1], (Card(best[0], trump),), "lowest_trump"
-            if rules.no_trump_fallback is NoTrumpFallback.RANDOM:
-                return draw(players), (), "random"
-        return (dealer + 1) % players, (), "left_of_dealer"
-
-    @staticmethod
-    def _fresh_state(
-        rules: Rules,
-        hands: list[list[Card]],
-        stock: list[Card],
-        turnup: Card | None,
-        trump: Suit,
-        attacker: int,
-    ) -> State:
-        s = State.__new__(State)
-        n = len(hands)
-        s.hands = hands
-        s.stock = stock
-        s.turnup = turnup
-        s.trump = trump
-        s.discard = []
-        s.attacks = []
-        s.defences = []
-        s.active = [True] * n
-        s.passed = [False] * n
-        s.throw_in_turn = []
-        s.attacker = s.lead_attacker = attacker
-        s.defender = (attacker + 1) % n
-        s.defender_hand_at_start = len(hands[s.defender])
-        s.phase = Phase.LEAD
-        s.taking = False
-        s.bouts = 1
-        low = Card(rules.lowest_rank, trump)
-        s.low_trump_origin = (
-            next((i for i, h in enumerate(hands) if low in h), None)
-            if rules.trump_swap is not TrumpSwap.OFF
-            else None  # tracked only while a swap rule can use it
-        )
-        s.turnup_holder = None
-        s.out_order = []
-        s.durak = None
-        return s
 
     @classmethod
     def from_position(
@@ -252,6 +235,8 @@ class Setup(Transitions):
         low_trump_origin: int | _Derive | None = DERIVE,
         turnup_holder: int | None = None,
         known: Mapping[int | str, Iterable[Card | str] | str] | None = None,
+        flashed: Iterable[Card | str] | str = (),
+        redeals: int = 0,
         undo: bool = True,
         events: bool = True,
     ) -> Self:
@@ -263,7 +248,8 @@ class Setup(Transitions):
         Give ``trump`` when there is no turn-up. ``table`` lists (attack, defence or None) pairs
         of a bout in progress. ``known`` lists, per seat, cards everybody knows are in that
         hand (seen picked up earlier). Left out, ``defender`` is the attacker's next seat still
-        in, ``lead_attacker`` the attacker, ``defender_hand_at_start`` the cards the defender
+        in (in team play his next opponent), ``lead_attacker`` the attacker,
+        ``defender_hand_at_start`` the cards the defender
         holds plus those he already beat, and ``low_trump_origin`` the seat holding the lowest
         trump. Positions need not hold the whole deck, but every card must belong to it and
         appear once. Raises :class:`PositionError` saying what is wrong.
@@ -317,11 +303,7 @@ class Setup(Transitions):
                 out_order.append(o)
         active = [i not in out_order for i in range(players)]
         if defender is None:
-            defender = next(
-                (attacker + k) % players
-                for k in range(1, players + 1)
-                if active[(attacker + k) % players] or k == players
-            )
+            defender = _default_defender(rules, attacker, active)
         if defender_hand_at_start is None:
             defender_hand_at_start = (
                 len(hand_cards[defender]) + sum(d is not None for _, d in pairs)
@@ -342,7 +324,9 @@ class Setup(Transitions):
             if not isinstance(seat, int) or not 0 <= seat < players:
                 raise PositionError(f"known: no seat {seat!r}")
             known_cards[seat] = frozenset(cards(listed, f"known cards of seat {seat}"))
-        over = sum(active) <= 1
+        over = _is_over(rules, players, set(out_order))
+        if not isinstance(redeals, int) or not 0 <= redeals <= rules.max_redeals:
+            raise PositionError(f"redeals must be 0..{rules.max_redeals}, not {redeals!r}")
         position = Position(
             hands=hand_cards,
             stock=cards(stock, "stock"),
@@ -365,6 +349,8 @@ class Setup(Transitions):
             low_trump_origin=seat_or_none(low_trump_origin, "low_trump_origin"),
             turnup_holder=seat_or_none(turnup_holder, "turnup_holder"),
             known=tuple(known_cards),
+            flashed=frozenset(cards(flashed, "flashed")),
+            redeals=redeals,
         )
         return cls._from_value(rules, position, undo, events)
 
@@ -384,7 +370,7 @@ class Setup(Transitions):
         if check:
             _check_position(rules, pos)
         out_set = set(pos.out)
-        over = players - len(out_set) <= 1
+        over = _is_over(rules, players, out_set)
         trump = pos.trump
         origin, holder = pos.low_trump_origin, pos.turnup_holder
         seats = range(players)
@@ -393,9 +379,7 @@ class Setup(Transitions):
             if pos.turnup is None:
                 raise PositionError("turnup_in_stock needs a turnup card")
             stock.insert(0, pos.turnup)
-        s = cls._fresh_state(
-            rules, [list(h) for h in pos.hands], stock, pos.turnup, trump, pos.attacker
-        )
+        s = fresh_state(rules, [list(h) for h in pos.hands], stock, pos.turnup, trump, pos.attacker)
         s.discard = list(pos.discard)
         for o in out_set:
             s.active[o] = False
@@ -408,6 +392,8 @@ class Setup(Transitions):
         s.passed = [seat in pos.passed for seat in seats]
         s.low_trump_origin = origin
         s.turnup_holder = holder
+        s.flashed = pos.flashed
+        s.redeals = pos.redeals
         game._init_state(s)
         if pos.table:
             if over:
@@ -463,9 +449,12 @@ def _check_position(rules: Rules, pos: Position) -> None:
     for o in pos.out:
         if pos.hands[o]:
             raise PositionError(f"seat {o} cannot be out: it holds cards")
-    over = players - len(out_set) <= 1
+    over = _is_over(rules, players, out_set)
     if (pos.phase is Phase.OVER) != over:
-        raise PositionError("the game is over exactly when at most one player is still in")
+        raise PositionError(
+            "the game is over exactly when at most one player (in team play under "
+            "team_end='team_loses': one team) is still in"
+        )
     if pos.attacker not in seats:
         raise PositionError(f"attacker must be a seat 0..{players - 1}, not {pos.attacker!r}")
     if pos.attacker in out_set and not over:
@@ -474,6 +463,23 @@ def _check_position(rules: Rules, pos: Position) -> None:
         not over and (pos.defender == pos.attacker or pos.defender in out_set)
     ):
         raise PositionError(f"defender {pos.defender} is not another seat still in play")
+    team = team_of(rules.teams, players)
+    if (
+        not over
+        and team is not None
+        and rules.team_rotation is TeamRotation.SKIP_PARTNERS
+        and team[pos.attacker] == team[pos.defender]
+        and len({team[i] for i in seats if i not in out_set}) > 1
+    ):
+        raise PositionError(
+            f"the attacker (seat {pos.attacker}) and the defender (seat {pos.defender}) are "
+            "partners: team-mates never attack each other (S0)"
+        )
+    if not isinstance(pos.redeals, int) or not 0 <= pos.redeals <= rules.max_redeals:
+        raise PositionError(f"redeals must be 0..{rules.max_redeals}, not {pos.redeals!r}")
+    for card in pos.flashed:
+        if card.suit is not pos.trump:
+            raise PositionError(f"flashed: {card} is not a trump")
     if pos.lead_attacker not in seats:
         raise PositionError(f"lead_attacker must be a seat 0..{players - 1}")
     if not pos.passed <= set(seats):
@@ -525,6 +531,32 @@ def _check_cards(rules: Rules, pos: Position) -> None:
             if c in seen:
                 raise PositionError(f"{c} appears twice: in the {seen[c]} and the {where}")
             seen[c] = where
+
+
+def _default_defender(rules: Rules, attacker: int, active: list[bool]) -> int:
+    """The attacker's next seat still in; in team play (S0) his next opponent still in while
+    two teams are in."""
+    players = len(active)
+    team = team_of(rules.teams, players)
+    skip = (
+        team is not None
+        and rules.team_rotation is TeamRotation.SKIP_PARTNERS
+        and len({team[i] for i in range(players) if active[i]}) > 1
+    )
+    for k in range(1, players):
+        seat = (attacker + k) % players
+        if active[seat] and not (skip and team is not None and team[seat] == team[attacker]):
+            return seat
+    return attacker
+
+
+def _is_over(rules: Rules, players: int, out: set[int]) -> bool:
+    """Is a game with these seats out over: at most one player still in, or (team play,
+    ``team_end='team_loses'``) only one team (S0, S2)?"""
+    team = team_of(rules.teams, players)
+    if team is not None and rules.team_end is TeamEnd.TEAM_LOSES:
+        return len({team[i] for i in range(players) if i not in out}) <= 1
+    return players - len(out) <= 1
 
 
 def _suit(value: Suit | str) -> Suit:

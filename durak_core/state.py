@@ -41,12 +41,14 @@ class State:
         "defender_hand_at_start",
         "discard",
         "durak",
+        "flashed",
         "hands",
         "lead_attacker",
         "low_trump_origin",
         "out_order",
         "passed",
         "phase",
+        "redeals",
         "stock",
         "taking",
         "throw_in_turn",
@@ -85,6 +87,10 @@ class State:
     """Seat that drew the turn-up as the last stock card, until the next lead (S0's late swap)."""
     out_order: list[int]
     durak: int | None
+    flashed: frozenset[Card]
+    """Trumps already shown for a Flash transfer (S2; this bout's only, under once-per-bout)."""
+    redeals: int
+    """New deals asked for so far for a misdeal (C20)."""
     _order: tuple[list[bool], int, int, tuple[int, ...]] | None
     """Cache of the seats with throw-in rights in priority order, for ``active``, attacker and
     defender (see ``BoutRules._throw_order``)."""
@@ -133,6 +139,8 @@ class State:
         new.turnup_holder = self.turnup_holder
         new.out_order = self.out_order
         new.durak = self.durak
+        new.flashed = self.flashed
+        new.redeals = self.redeals
         return new
 
     @property
@@ -163,6 +171,8 @@ class State:
             self.turnup_holder,
             tuple(self.out_order),
             self.durak,
+            self.flashed,
+            self.redeals,
         )
 
     def __repr__(self) -> str:

@@ -7,6 +7,7 @@ replaced, never changed in place."""
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -16,9 +17,13 @@ from ._base import (
     EV_BEAT,
     EV_BITO,
     EV_BOUT_START,
+    EV_DEAL,
     EV_DRAW,
+    EV_FIRST_ATTACKER,
+    EV_FLASH,
     EV_GAME_OVER,
     EV_LEAD,
+    EV_MISDEAL,
     EV_PASS,
     EV_PICK_UP,
     EV_PLAYER_OUT,
@@ -26,6 +31,8 @@ from ._base import (
     EV_TAKE,
     EV_THROW_IN,
     EV_TRANSFER,
+    EV_TRUMP,
+    FLASH,
     LEAD,
     NO_CARDS,
     PASS,
@@ -33,17 +40,24 @@ from ._base import (
     PHASE_LEAD,
     PHASE_OVER,
     PREVIOUS_ATTACKER,
+    REDEAL,
     SWAP,
     TAKE,
+    TEAM_LOSES,
     THROW,
     NoEvents,
     new_event,
 )
 from .actions import Action
+from .cards import Card
+from .dealing import deal_hands, fresh_state, pick_first_attacker, turn_up
 from .generation import Generation
 from .reasons import Reason
+from .rules import FlashReuse
 
 __all__ = ["Transitions"]
+
+ONCE_PER_BOUT = FlashReuse.ONCE_PER_BOUT
 
 
 class Transitions(Generation):
@@ -97,6 +111,12 @@ class Transitions(Generation):
         elif kind is SWAP:
             # a swap changes no card count: who may add or pass stays the same
             self._apply_swap(seat)
+        elif kind is FLASH:
+            if TYPE_CHECKING:
+                assert card is not None
+            self._apply_flash(seat, card)
+        elif kind is REDEAL:
+            self._apply_redeal(seat)
         else:
             if TYPE_CHECKING:
                 assert card is not None
@@ -117,7 +137,7 @@ class Transitions(Generation):
                 if record:
                     self._events.append(new_event((EV_THROW_IN, seat, (card,), None, 0, "")))
             else:  # transfer
-                nxt = self._next_active(seat)
+                nxt = self._defender_for(seat)
                 s.attacker = seat
                 s.defender = nxt
                 s.defender_hand_at_start = len(s.hands[nxt])
@@ -130,6 +150,58 @@ class Transitions(Generation):
                 # an unbeaten card shuts the throw-in window (C12) and cannot end the bout:
                 # what _settle would find, without asking
                 s.throw_in_turn = ()
+
+    def _apply_flash(self, seat: int, card: Card) -> None:
+        """S2 «Flash»: the defender shows a trump of the attack's rank, keeps it, and the
+        attack passes on as in a transfer (no card is added to the table)."""
+        s = self._state
+        nxt = self._defender_for(seat)
+        s.attacker = seat
+        s.defender = nxt
+        s.defender_hand_at_start = len(s.hands[nxt])
+        s.passed = [False] * self.players
+        s.flashed = s.flashed | {card}
+        if self._events.__class__ is not NoEvents:
+            self._events.append(new_event((EV_FLASH, seat, (card,), nxt, 0, "")))
+        if self.rules.throw_in_timing is ANY_TIME:
+            self._settle()
+        else:
+            s.throw_in_turn = ()
+
+    def _apply_redeal(self, seat: int) -> None:
+        """A new deal asked for by ``seat`` for his misdealt hand (S2, C20): every card in play
+        is shuffled (deterministically, from the cards' order and the redeal count, so a
+        record replays it) and dealt again by the same dealer; a new trump and first attacker."""
+        s = self._state
+        rules = self.rules
+        players = self.players
+        pool = [card for hand in s.hands for card in hand] + s.stock
+        rng = random.Random(f"redeal {s.redeals + 1}: {' '.join(map(str, pool))}")
+        rng.shuffle(pool)
+        dealer = self._origin.get("dealer")
+        if not isinstance(dealer, int):
+            dealer = (s.attacker - 1) % players
+        events = self._events
+        record = events.__class__ is not NoEvents
+        if record:
+            hand = tuple(s.hands[seat])
+            events.append(new_event((EV_MISDEAL, seat, hand, None, s.redeals + 1, "request")))
+        hands = deal_hands(pool, players, dealer, min(rules.hand_size, len(pool) // players))
+        turnup, stock, where = turn_up(pool, hands, dealer)
+        attacker, shown, how = pick_first_attacker(
+            rules, hands, turnup.suit, dealer, rng.randrange, self.previous_durak
+        )
+        new = fresh_state(rules, hands, stock, turnup, turnup.suit, attacker)
+        new.redeals = s.redeals + 1
+        self._state = new
+        if self._swap:
+            self._lowest_trump = Card(rules.lowest_rank, turnup.suit)
+        if record:
+            events.append(new_event((EV_DEAL, dealer, NO_CARDS, None, len(hands[0]), "")))
+            shower = dealer if where == "dealer" else None
+            events.append(new_event((EV_TRUMP, shower, (turnup,), None, 0, where)))
+            events.append(new_event((EV_FIRST_ATTACKER, attacker, shown, None, 0, how)))
+        self._start_bout_event()
 
     def _apply_swap(self, seat: int) -> None:
         s = self._state
@@ -187,6 +259,8 @@ class Transitions(Generation):
         s.defences = []
         s.throw_in_turn = ()
         s.taking = False
+        if s.flashed and self.rules.flash_reuse is ONCE_PER_BOUT:
+            s.flashed = frozenset()
         if s.stock:
             self._draw(defender)
         # who is out: no cards once the stock is empty (S0, S1, S2, S3)
@@ -206,9 +280,18 @@ class Transitions(Generation):
                         )
                 seat = (seat + 1) % players
             remaining = [i for i, a in enumerate(active) if a]
-            if len(remaining) <= 1:
+            if len(remaining) <= 1 or (
+                self._team is not None
+                and self.rules.team_end is TEAM_LOSES
+                and self._one_team_left()
+            ):
                 s.phase = PHASE_OVER
-                if remaining:
+                if len(remaining) > 1:
+                    # S0 (ii): the whole team loses; its durak is the loser nearest clockwise
+                    # after the first player who went out (one of S0's criteria)
+                    first_out = s.out_order[0]
+                    s.durak = min(remaining, key=lambda seat: (seat - first_out) % players)
+                elif remaining:
                     s.durak = remaining[0]
                 elif not self.rules.allow_draw:
                     s.durak = self.previous_durak
@@ -219,16 +302,21 @@ class Transitions(Generation):
         if defended:
             if s.active[defender]:
                 attacker = defender
+            elif self._skip_partners and (cover := self._cover(defender)) is not None:
+                attacker = cover  # C23: a team-mate takes the turn of one who is out
             elif (
                 self.rules.attacker_after_defender_out is PREVIOUS_ATTACKER and s.active[s.attacker]
             ):
                 attacker = s.attacker
             else:
                 attacker = self._next_active(defender)
+        elif self._skip_partners and (cover := self._cover((defender + 1) % players)) is not None:
+            # S0: the turn passes to the defender's left; if he is out, to his team-mate
+            attacker = cover
         else:
             attacker = self._next_active(defender)
         s.attacker = s.lead_attacker = attacker
-        s.defender = self._next_active(attacker)
+        s.defender = self._defender_for(attacker)
         s.defender_hand_at_start = len(s.hands[s.defender])
         s.phase = PHASE_LEAD
         s.passed = [False] * players

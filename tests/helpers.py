@@ -27,6 +27,7 @@ from durak_core import (
     Reason,
     parse_cards,
 )
+from durak_core.rules import TeamEnd, TeamRotation, team_of
 
 
 def cards(text: str) -> list[Card]:
@@ -63,10 +64,19 @@ def check_invariants(game: Game, universe: Iterable[Card]) -> None:
     assert len(s.attacks) == len(s.defences)
     if s.stock:
         assert all(s.active), "nobody goes out while the stock has cards"
+    team = team_of(rules.teams, game.players)
     if s.phase is Phase.OVER:
         assert not s.attacks
-        assert sum(s.active) <= 1
+        holding = [seat for seat, on in enumerate(s.active) if on]
+        if team is not None and rules.team_end is TeamEnd.TEAM_LOSES:
+            assert len({team[seat] for seat in holding}) <= 1, "two teams still hold cards"
+        else:
+            assert len(holding) <= 1
         return
+    if team is not None and rules.team_rotation is TeamRotation.SKIP_PARTNERS:
+        holding = [seat for seat, on in enumerate(s.active) if on]
+        if len({team[seat] for seat in holding}) > 1:
+            assert team[s.attacker] != team[s.defender], "a partner attacks his partner"
     assert s.active[s.attacker] and s.active[s.defender]
     assert s.attacker != s.defender
     if s.phase is Phase.LEAD:

@@ -35,8 +35,8 @@ from .helpers import card, check_invariants
 FULL_DECK = make_deck(52)
 SEEDS_PER_TABLE = 1
 MAX_STEPS = 2000
-SIMPLE_KINDS = (ActionKind.TAKE, ActionKind.PASS, ActionKind.SWAP)
-CARD_KINDS = (ActionKind.LEAD, ActionKind.THROW, ActionKind.TRANSFER)
+SIMPLE_KINDS = (ActionKind.TAKE, ActionKind.PASS, ActionKind.SWAP, ActionKind.REDEAL)
+CARD_KINDS = (ActionKind.LEAD, ActionKind.THROW, ActionKind.TRANSFER, ActionKind.FLASH)
 
 
 def _configs() -> dict[str, Rules]:
@@ -46,6 +46,23 @@ def _configs() -> dict[str, Rules]:
     configs["wikihow_home+ace_only"] = PRESETS["wikihow_home"].rules.replace(trump_swap="ace_only")
     configs["durak_live_vecinos+24"] = PRESETS["durak_live_vecinos"].rules.replace(deck_size=24)
     configs["durak_live_todos+52"] = PRESETS["durak_live_todos"].rules.replace(deck_size=52)
+    # issue 12: teams (S0, S2), Flash (S2), the misdeal on request (S2), 52 cards × 7 (S0)
+    configs["wikihow_home+2v2"] = PRESETS["wikihow_home"].rules.replace(teams="2v2")
+    configs["classic+3v3+single_loser"] = Rules(teams="3v3", team_end="single_loser")
+    configs["wikipedia+2v2v2"] = PRESETS["wikipedia"].rules.replace(teams="2v2v2")
+    configs["wikipedia+pairs"] = PRESETS["wikipedia"].rules.replace(
+        teams="2v2", team_rotation="individual"
+    )
+    configs["wikipedia+flash"] = PRESETS["wikipedia"].rules.replace(transfer=True, flash=True)
+    configs["matsuri+flash_per_bout"] = PRESETS["matsuri"].rules.replace(
+        transfer=True, flash=True, flash_reuse="once_per_bout"
+    )
+    configs["wikipedia+misdeal_on_request"] = PRESETS["wikipedia"].rules.replace(
+        misdeal="four_of_a_suit", misdeal_mode="on_request", max_redeals=1
+    )
+    configs["wikihow_home+52x7"] = PRESETS["wikihow_home"].rules.replace(
+        deck_size=52, hand_size=7, min_players=5
+    )
     return configs
 
 
@@ -338,7 +355,89 @@ def _player_out() -> Reason:
     return _refusal(game, "2:pass")
 
 
+def _partner_defends() -> Reason:
+    # 2v2 (S0, S2): seat 0 attacks seat 1; seat 3, seat 1's partner, may not add against him.
+    game = Game.from_position(
+        Rules(teams="2v2"),
+        ["8H 9D", "JH QH KH", "8D 7S", "8S 10S"],
+        trump="S",
+        table=[("8C", "9C")],
+    )
+    return _refusal(game, "3:+8S")
+
+
+def _flash_disabled() -> Reason:
+    game = Game.from_position(
+        Rules(transfer=True), ["8H 9D", "8S QH KH", "7D 7S"], trump="S", table=[("8C", None)]
+    )
+    return _refusal(game, "1:!8S")
+
+
+def _flash_not_trump() -> Reason:
+    game = Game.from_position(
+        Rules(transfer=True, flash=True),
+        ["8H 9D", "8D QH", "7D 7S"],
+        trump="S",
+        table=[("8C", None)],
+    )
+    return _refusal(game, "1:!8D")
+
+
+def _flash_already_shown() -> Reason:
+    # S2: each trump may be flashed once per game; seat 1 showed 8♠ already.
+    game = Game.from_position(
+        Rules(transfer=True, flash=True),
+        ["8H 9D", "8S QH", "7D 7S"],
+        trump="S",
+        table=[("8C", None)],
+        flashed="8S",
+    )
+    return _refusal(game, "1:!8S")
+
+
+def _redeal_disabled() -> Reason:
+    return _refusal(Game.deal(Rules(), 2, seed=3), "0:redeal")
+
+
+def _misdeal_rules() -> Rules:
+    return Rules(misdeal="four_of_a_suit", misdeal_mode="on_request", max_redeals=1)
+
+
+def _redeal_not_misdealt() -> Reason:
+    game = Game.from_position(
+        _misdeal_rules(), ["6H 7C 8D 9S 10H JC", "6C 7H 8S 9D 10C JH"], turnup="QS", stock="QC"
+    )
+    return _refusal(game, "1:redeal")
+
+
+def _redeal_too_late() -> Reason:
+    game = Game.from_position(
+        _misdeal_rules(), ["6H 7H 8H 9H 10C JC", "6C 7D 8S 9D 10D JD"], turnup="QS", stock="QC"
+    )
+    game.play("0:6H")
+    return _refusal(game, "0:redeal")
+
+
+def _redeal_cap() -> Reason:
+    game = Game.from_position(
+        _misdeal_rules(),
+        ["6H 7H 8H 9H 10C JC", "6C 7D 8S 9D 10D JD"],
+        turnup="QS",
+        stock="QC",
+        redeals=1,
+    )
+    return _refusal(game, "0:redeal")
+
+
 TARGETED: dict[Reason, Callable[[], Reason]] = {
+    Reason.PARTNER_DEFENDS: _partner_defends,
+    Reason.FLASH_DISABLED: _flash_disabled,
+    Reason.FLASH_NOT_TRUMP: _flash_not_trump,
+    Reason.FLASH_ALREADY_SHOWN: _flash_already_shown,
+    Reason.REDEAL_DISABLED: _redeal_disabled,
+    Reason.REDEAL_NOT_MISDEALT: _redeal_not_misdealt,
+    Reason.REDEAL_TOO_LATE: _redeal_too_late,
+    Reason.REDEAL_CAP: _redeal_cap,
     Reason.SWAP_NOT_ACE: _swap_not_ace,
     Reason.SWAP_NOT_ORIGINAL_HOLDER: _swap_not_original_holder,
     Reason.SWAP_NO_LOWEST_TRUMP: _swap_no_lowest_trump,

@@ -445,7 +445,7 @@ def test_outcome() -> None:
     game.play("0:7D")
     assert game.outcome is None
     game.play("1:take")
-    assert game.outcome == Outcome(1, (0,))
+    assert game.outcome == Outcome(1, (0,), (1,))
     assert game.outcome.durak == 1 and not game.outcome.is_draw
     assert game.phase is Phase.OVER
 
@@ -465,7 +465,7 @@ def test_outcome_no_draw_keeps_previous_durak() -> None:
     game = Game.from_position(Rules(allow_draw=False), ["7D", "8D"], trump="S", previous_durak=1)
     game.play("0:7D")
     game.play("1:8D/7D")
-    assert game.outcome == Outcome(1, (0, 1))
+    assert game.outcome == Outcome(1, (0, 1), (1,))  # S0: the previous durak stays durak
     assert not game.outcome.is_draw
 
 

@@ -69,7 +69,23 @@ def setups(draw: st.DrawFn, max_choices: int = 200) -> Setup:
     swap = draw(st.sampled_from([None, "any", "ace_only"]))
     if swap is not None:
         changes["trump_swap"] = swap
+    if changes.get("transfer") and draw(st.booleans()):
+        changes["flash"] = True  # S2
+        changes["flash_reuse"] = draw(st.sampled_from(["once_per_game", "once_per_bout"]))
+    misdeal = draw(st.sampled_from([None, "four_of_a_suit", "five_of_a_suit"]))
+    if misdeal is not None:  # S2, C20
+        changes["misdeal"] = misdeal
+        changes["misdeal_mode"] = draw(st.sampled_from(["mandatory", "on_request"]))
+    teams = draw(st.sampled_from([None, None, "2v2", "3v3", "2v2v2"]))
     deck = draw(st.sampled_from([None, 24, 52]))
+    if teams is not None:  # S0, S2: 4 or 6 players, so a deck that seats them
+        changes["teams"] = teams
+        changes["team_end"] = draw(st.sampled_from(["team_loses", "single_loser"]))
+        changes["team_rotation"] = draw(st.sampled_from(["skip_partners", "individual"]))
+        if teams != "2v2" and deck == 24:
+            deck = None
+        if preset == "matsuri":  # 2–4 players
+            preset = "classic"
     if deck is not None:
         changes["deck_size"] = deck
     rules = PRESETS[preset].rules.replace(**changes)

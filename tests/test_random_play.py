@@ -17,9 +17,14 @@ from durak_core import (
     ActionKind,
     EventKind,
     Game,
+    Misdeal,
+    MisdealMode,
     Rules,
+    TeamEnd,
+    Teams,
     TrumpSwap,
     make_deck,
+    team_of,
 )
 
 from .helpers import check_invariants
@@ -39,6 +44,20 @@ def _configs() -> dict[str, Rules]:
         "durak_live_vecinos+24": ("durak_live_vecinos", {"deck_size": 24}),
         "durak_live_vecinos+52": ("durak_live_vecinos", {"deck_size": 52}),
         "durak_live_todos+24": ("durak_live_todos", {"deck_size": 24}),
+        # issue 12: teams (S0, S2), Flash (S2), the misdeal (S2), 52 cards × 7 (S0)
+        "wikihow_home+2v2": ("wikihow_home", {"teams": "2v2"}),
+        "wikihow_home+3v3": (
+            "wikihow_home",
+            {"teams": "3v3", "team_end": "single_loser", "deck_size": 52},
+        ),
+        "wikipedia+2v2v2": ("wikipedia", {"teams": "2v2v2"}),
+        "wikipedia+pairs": ("wikipedia", {"teams": "2v2", "team_rotation": "individual"}),
+        "wikipedia+flash": ("wikipedia", {"transfer": True, "flash": True}),
+        "wikipedia+misdeal": (
+            "wikipedia",
+            {"misdeal": "four_of_a_suit", "misdeal_mode": "on_request"},
+        ),
+        "wikihow_home+52x7": ("wikihow_home", {"deck_size": 52, "hand_size": 7, "min_players": 5}),
     }
     for name, (preset, changes) in variants.items():
         configs[name] = PRESETS[preset].rules.replace(**changes)
@@ -74,6 +93,16 @@ def check_outcome(game: Game, universe: list) -> None:
         assert not any(s.hands)
         assert sorted(outcome.out_order) == list(range(game.players))
         assert sorted(s.discard) == sorted(universe)
+    elif game.rules.teams is not Teams.NONE and game.rules.team_end is TeamEnd.TEAM_LOSES:
+        # S0 (ii), S2: the game ends when only one team holds cards; that whole team loses
+        team = team_of(game.rules.teams, game.players)
+        assert team is not None
+        durak = outcome.durak
+        assert s.active[durak] and s.hands[durak], "the durak must be left holding cards"
+        assert set(outcome.losers) == {i for i in range(game.players) if team[i] == team[durak]}
+        holding = [seat for seat in range(game.players) if s.active[seat]]
+        assert {team[seat] for seat in holding} == {team[durak]}
+        assert sorted(outcome.out_order + tuple(holding)) == list(range(game.players))
     else:
         durak = outcome.durak
         assert 0 <= durak < game.players
@@ -81,6 +110,7 @@ def check_outcome(game: Game, universe: list) -> None:
         others = [seat for seat in range(game.players) if seat != durak]
         assert not any(s.active[seat] or s.hands[seat] for seat in others)
         assert sorted(outcome.out_order) == others
+        assert outcome.losers == (durak,)
 
 
 @cache
@@ -127,6 +157,14 @@ def test_random_games_end_properly(config: str) -> None:
         assert stats.kinds[ActionKind.TRANSFER] > 0, "transfer is on but nobody transferred"
     else:
         assert stats.kinds[ActionKind.TRANSFER] == 0
+    if rules.flash:
+        assert stats.kinds[ActionKind.FLASH] > 0, "Flash is on but nobody flashed"
+    else:
+        assert stats.kinds[ActionKind.FLASH] == 0
+    if rules.misdeal is not Misdeal.OFF and rules.misdeal_mode is MisdealMode.ON_REQUEST:
+        assert stats.kinds[ActionKind.REDEAL] > 0, "nobody asked for a new deal"
+    else:
+        assert stats.kinds[ActionKind.REDEAL] == 0
     if rules.trump_swap is not TrumpSwap.OFF:
         assert stats.kinds[ActionKind.SWAP] > 0, "the swap is on but nobody swapped"
     else:
