@@ -22,6 +22,8 @@ from .cards import (
 from .determinize import determinize, sample_position
 from .events import Event, EventKind
 from .game import Cap, Game, LegalActions, Outcome, PositionError
+from .match import Match, MatchError, MatchRecordError, match_record, replay_match
+from .misdeal import is_misdeal, misdeal_probability
 from .observation import Observation, observe
 from .position import Position
 from .reasons import IllegalAction, Reason
@@ -32,15 +34,24 @@ from .rules import (
     CapScope,
     FirstAttacker,
     FirstBoutCap,
+    FlashReuse,
     HandCap,
+    MatchScoring,
+    Misdeal,
+    MisdealMode,
+    NextGameStart,
     NoTrumpFallback,
     Preset,
     Rules,
     RulesError,
+    TeamEnd,
+    TeamRotation,
+    Teams,
     ThrowInPriority,
     ThrowInRights,
     ThrowInTiming,
     TrumpSwap,
+    team_of,
 )
 from .state import Phase, State
 
@@ -60,10 +71,18 @@ __all__ = [
     "EventKind",
     "FirstAttacker",
     "FirstBoutCap",
+    "FlashReuse",
     "Game",
     "HandCap",
     "IllegalAction",
     "LegalActions",
+    "Match",
+    "MatchError",
+    "MatchRecordError",
+    "MatchScoring",
+    "Misdeal",
+    "MisdealMode",
+    "NextGameStart",
     "NoTrumpFallback",
     "NotationError",
     "Observation",
@@ -79,6 +98,9 @@ __all__ = [
     "RulesError",
     "State",
     "Suit",
+    "TeamEnd",
+    "TeamRotation",
+    "Teams",
     "ThrowInPriority",
     "ThrowInRights",
     "ThrowInTiming",
@@ -88,11 +110,16 @@ __all__ = [
     "determinize",
     "dumps",
     "format_cards",
+    "is_misdeal",
     "loads",
     "make_deck",
+    "match_record",
+    "misdeal_probability",
     "observe",
     "parse_cards",
     "replay",
+    "replay_match",
     "sample_position",
+    "team_of",
     "to_record",
 ]

@@ -1,0 +1,478 @@
+"""Matches: games in a row under one :class:`Rules`, scored by ``Rules.match_scoring`` (C24).
+
+The first dealer is drawn at random; later, the previous durak deals (S0, S2 item 18), and
+after a draw the previous durak stays durak and deals again (S0 item 27). Who leads a later
+game is ``Rules.next_game_start`` (C6), applied by ``Game.deal(previous_durak=...)``.
+Scoring: ``single`` (the match is one game), ``three_losses`` (S0 item 76: left holding cards
+three times, consecutive or not, loses) or ``epaulette_ladder`` (S2 items 77-78). With teams
+(``Rules.teams``) a team scores as one side; otherwise every seat is a side.
+
+>>> m = Match(Rules(match_scoring="three_losses"), players=3, seed=4)
+>>> while not m.finished:
+...     if m.game.outcome is not None:
+...         _ = m.next_game()
+...     m.game.play(next(iter(m.game.legal_actions())))
+>>> max(m.scores()), m.loser == m.scores().index(3)
+(3, True)
+>>> replay_match(match_record(m)).results == m.results
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, NamedTuple
+
+from .cards import Card, Rank, format_cards
+from .events import EventKind
+from .game import Game
+from .record import RecordError, replay, to_record
+from .rules import MatchScoring, Rules, RulesError, Teams, team_of
+
+__all__ = [
+    "MATCH_FORMAT",
+    "GameResult",
+    "Match",
+    "MatchError",
+    "MatchRecordError",
+    "Score",
+    "Standing",
+    "game_result",
+    "match_record",
+    "replay_match",
+    "score_match",
+    "sides_of",
+]
+
+MATCH_FORMAT: Final = "durak-match/1"
+"""The format :func:`match_record` writes and :func:`replay_match` reads."""
+
+_SEED_RANGE: Final = 2**63
+_TO_LOSE: Final = 3
+"""Losses that lose a ``three_losses`` match (S0 item 76)."""
+
+
+class MatchError(RuntimeError):
+    """A match used out of turn: a next game before this one is over, or after the end."""
+
+
+class MatchRecordError(RecordError):
+    """A match record that cannot be read or replayed; the message names the part at fault."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """What one game of a match decided (facts of the game; scoring is :func:`score_match`)."""
+
+    number: int
+    """1 for the match's first game."""
+    dealer: int | None
+    """None for a game set up from a position."""
+    previous_durak: int | None
+    durak: int | None
+    """The game's durak (``Game.outcome``); with ``allow_draw`` off a drawn game's durak is the
+    previous durak (S0), who then holds no cards."""
+    losers: tuple[int, ...]
+    """``Game.losers``: the seats left holding cards (the durak, or his team's under
+    ``team_loses``); () for a draw."""
+    final_defender: int | None
+    """The defender of the game's last bout."""
+    final_attack: tuple[Card, ...]
+    """The attack cards of the last bout when a loser defended it: the cards that «finished»
+    him (S2 item 77); () otherwise."""
+    epaulettes: int
+    """Cards of the deck's lowest rank in ``final_attack``, at most 2 (one per shoulder; S2
+    item 77): the game was lost «with epaulettes» whatever the match scoring."""
+
+    @property
+    def is_draw(self) -> bool:
+        """Nobody was left holding cards."""
+        return not self.losers
+
+    def epaulettes_of(self, rank: Rank) -> int:
+        """Epaulettes at ``rank``: its cards among ``final_attack``, at most 2 (S2)."""
+        return min(2, sum(c.rank is rank for c in self.final_attack))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready fields (cards as text)."""
+        return {
+            "number": self.number,
+            "dealer": self.dealer,
+            "previous_durak": self.previous_durak,
+            "durak": self.durak,
+            "losers": list(self.losers),
+            "final_defender": self.final_defender,
+            "final_attack": format_cards(self.final_attack),
+            "epaulettes": self.epaulettes,
+        }
+
+
+class Standing(NamedTuple):
+    """One side's score: a seat, or a team with ``Rules.teams``."""
+
+    side: int
+    seats: tuple[int, ...]
+    losses: int
+    """Games the side lost (left holding cards)."""
+    epaulettes: int
+    """Epaulettes of the lowest rank worn, over every game lost (S2 item 77)."""
+    ladder: int
+    """Rungs climbed on the epaulette ladder (``epaulette_ladder`` only, S2 item 78)."""
+    next_rank: Rank | None
+    """The rank that must finish this side next to climb (None without the ladder, or once
+    the ace epaulette lost the match)."""
+
+
+class Score(NamedTuple):
+    """The state of a match after some games (see :func:`score_match`)."""
+
+    standings: tuple[Standing, ...]
+    finished: bool
+    loser: int | None
+    """The side that lost the match, or None (not finished, or a ``single`` game drawn)."""
+    ladder: tuple[tuple[Rank | None, int], ...]
+    """Per game: the rank the losing side needed on the ladder and the epaulettes it got at
+    that rank (``epaulette_ladder``; (None, 0) otherwise or for a draw)."""
+
+
+def sides_of(rules: Rules, players: int) -> tuple[int, ...]:
+    """Each seat's side: its team number with ``rules.teams``, else the seat itself."""
+    teams = team_of(rules.teams, players)
+    return teams if teams is not None else tuple(range(players))
+
+
+def score_match(rules: Rules, players: int, results: Sequence[GameResult]) -> Score:
+    """Score ``results`` (games in order) under ``rules.match_scoring``.
+
+    ``single``: the first game decides. ``three_losses`` (S0 item 76): the first side to lose
+    three games loses. ``epaulette_ladder`` (S2 item 78): a side's rung starts at the deck's
+    lowest rank; a game it loses with a card of that rank among the final attack cards climbs
+    it one rank; the ace epaulette loses the match."""
+    side_of = sides_of(rules, players)
+    count = max(side_of) + 1
+    seats = [tuple(s for s in range(players) if side_of[s] == side) for side in range(count)]
+    losses = [0] * count
+    worn = [0] * count
+    rungs = [0] * count
+    ladder_on = rules.match_scoring is MatchScoring.EPAULETTE_LADDER
+    low = rules.lowest_rank
+    ladder: list[tuple[Rank | None, int]] = []
+    finished = False
+    loser: int | None = None
+    for result in results:
+        if finished:
+            raise MatchError(f"game {result.number} was played after the match was over")
+        lost = sorted({side_of[s] for s in result.losers})
+        needed: Rank | None = None
+        got = 0
+        for side in lost:
+            losses[side] += 1
+            worn[side] += result.epaulettes
+            if ladder_on:
+                needed = Rank(low + rungs[side])
+                got = result.epaulettes_of(needed)
+                if got:
+                    rungs[side] += 1
+                    if needed is Rank.ACE:
+                        finished, loser = True, side
+            elif rules.match_scoring is MatchScoring.THREE_LOSSES and losses[side] >= _TO_LOSE:
+                finished, loser = True, side
+        ladder.append((needed, got))
+        if rules.match_scoring is MatchScoring.SINGLE:
+            finished, loser = True, (lost[0] if lost else None)
+    standings = tuple(
+        Standing(
+            side,
+            seats[side],
+            losses[side],
+            worn[side],
+            rungs[side],
+            Rank(low + rungs[side]) if ladder_on and low + rungs[side] <= Rank.ACE else None,
+        )
+        for side in range(count)
+    )
+    return Score(standings, finished, loser, tuple(ladder))
+
+
+def _final_bout(game: Game) -> tuple[int | None, tuple[Card, ...]]:
+    """The last bout's defender (who picked up or beat off) and its attack cards."""
+    defender: int | None = None
+    attack: tuple[Card, ...] = ()
+    defences: set[Card] = set()
+    for event in game.events:
+        kind = event.kind
+        if kind is EventKind.BOUT_START:
+            defences = set()
+        elif kind is EventKind.BEAT:
+            defences.add(event.cards[0])
+        elif kind is EventKind.PICK_UP or kind is EventKind.BITO:
+            defender = event.seat
+            attack = tuple(c for c in event.cards if c not in defences)
+    return defender, attack
+
+
+def game_result(game: Game, number: int = 1) -> GameResult:
+    """The :class:`GameResult` of a finished ``game`` (``number``: its place in the match)."""
+    outcome = game.outcome
+    if outcome is None:
+        raise MatchError("the game is not over yet")
+    losers = game.losers
+    defender, attack = _final_bout(game)
+    if defender not in losers or not game.hand(defender):
+        attack = ()  # he attacked last, or went out too (a draw he loses without drawing, S0)
+    origin = game.origin
+    dealer = origin.get("dealer")
+    low = game.rules.lowest_rank
+    return GameResult(
+        number=number,
+        dealer=dealer if isinstance(dealer, int) else None,
+        previous_durak=game.previous_durak,
+        durak=outcome.durak,
+        losers=losers,
+        final_defender=defender,
+        final_attack=attack,
+        epaulettes=min(2, sum(c.rank is low for c in attack)),
+    )
+
+
+class Match:
+    """Games in a row under one :class:`Rules`, with the same seats, scored as the rules say.
+
+    ``match.game`` is the current :class:`Game` (play it with ``game.play``); once it is over,
+    :meth:`next_game` deals the next one unless the match is :attr:`finished`. Each game's
+    shuffle seed is drawn from the match's ``seed``, so a match replays from its seed alike.
+    """
+
+    __slots__ = ("_games", "_rng", "players", "rules", "seed")
+
+    rules: Rules
+    players: int
+    seed: int
+
+    def __init__(
+        self, rules: Rules | None = None, players: int = 2, seed: int | None = None
+    ) -> None:
+        """Deal the first game; its dealer is drawn at random from ``seed`` (S0, S2 item 18)."""
+        self.rules = rules or Rules()
+        self.rules.check_players(players)
+        if seed is None:
+            seed = random.randrange(_SEED_RANGE)
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError(f"seed must be a whole number or None, not {seed!r}")
+        self.players = players
+        self.seed = seed
+        self._rng = random.Random(seed)
+        self._games = [Game.deal(self.rules, players, self._game_seed())]
+
+    def _game_seed(self) -> int:
+        return self._rng.randrange(_SEED_RANGE)
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def game(self) -> Game:
+        """The current game (the last one dealt)."""
+        return self._games[-1]
+
+    @property
+    def games(self) -> tuple[Game, ...]:
+        """Every game dealt so far, in order (the last may still be in play)."""
+        return tuple(self._games)
+
+    @property
+    def results(self) -> tuple[GameResult, ...]:
+        """The results of the finished games, in order (read afresh: a game's ``undo`` is
+        followed)."""
+        return tuple(
+            game_result(game, number)
+            for number, game in enumerate(self._games, 1)
+            if game.outcome is not None
+        )
+
+    def score(self) -> Score:
+        """The match's score after the finished games (see :func:`score_match`)."""
+        return score_match(self.rules, self.players, self.results)
+
+    def standings(self) -> tuple[Standing, ...]:
+        """Each side's :class:`Standing` (seats, or teams with ``Rules.teams``)."""
+        return self.score().standings
+
+    def scores(self) -> tuple[int, ...]:
+        """Each side's count: ladder rungs with ``epaulette_ladder``, else games lost."""
+        ladder = self.rules.match_scoring is MatchScoring.EPAULETTE_LADDER
+        return tuple(s.ladder if ladder else s.losses for s in self.standings())
+
+    @property
+    def sides(self) -> tuple[int, ...]:
+        """Each seat's side: its team (``Rules.teams``) or the seat itself."""
+        return sides_of(self.rules, self.players)
+
+    @property
+    def by_team(self) -> bool:
+        """Whether sides are teams."""
+        return self.rules.teams is not Teams.NONE
+
+    @property
+    def finished(self) -> bool:
+        """Whether the match is decided (no next game)."""
+        return self.score().finished
+
+    @property
+    def loser(self) -> int | None:
+        """The side (seat, or team) that lost the match; None until then, or for a drawn
+        ``single`` game."""
+        return self.score().loser
+
+    def summaries(self) -> list[dict[str, Any]]:
+        """Per finished game, JSON-ready: its :class:`GameResult` fields, the losing sides and
+        the ladder rank needed and epaulettes scored at it (``epaulette_ladder``)."""
+        score = self.score()
+        sides = self.sides
+        out = []
+        for result, (rank, got) in zip(self.results, score.ladder, strict=True):
+            summary = result.to_dict()
+            summary["losing_sides"] = sorted({sides[s] for s in result.losers})
+            summary["ladder_rank"] = None if rank is None else rank.symbol
+            summary["ladder_epaulettes"] = got
+            out.append(summary)
+        return out
+
+    # ------------------------------------------------------------------ play
+
+    def next_dealing(self) -> tuple[int, int | None]:
+        """The next game's dealer and previous durak, once the current game is over: the durak
+        deals (S0, S2); after a draw the previous durak stays durak and deals (S0 item 27), or
+        with no durak yet the same dealer deals again."""
+        game = self.game
+        outcome = game.outcome
+        if outcome is None:
+            raise MatchError("the current game is not over yet")
+        durak = outcome.durak  # under team_loses, the engine names one of the team (S0 item 10)
+        if durak is not None:
+            return durak, durak
+        if game.previous_durak is not None:
+            return game.previous_durak, game.previous_durak
+        return self._dealer(game), None
+
+    def next_game(self) -> Game:
+        """Deal the next game (and return it): its dealer is the durak (see
+        :meth:`next_dealing`), and ``Rules.next_game_start`` picks who leads (C6)."""
+        dealer, previous = self.next_dealing()
+        if self.finished:
+            raise MatchError(f"the match is over: side {self.loser} lost it")
+        game = Game.deal(
+            self.rules, self.players, self._game_seed(), dealer=dealer, previous_durak=previous
+        )
+        self._games.append(game)
+        return game
+
+    @staticmethod
+    def _dealer(game: Game) -> int:
+        dealer = game.origin.get("dealer")
+        if not isinstance(dealer, int):
+            raise MatchError("a game of a match must be dealt (it has no dealer)")
+        return dealer
+
+    def __repr__(self) -> str:
+        state = f"lost by {self.loser}" if self.finished else "in play"
+        return (
+            f"<Match {self.players}p {self.rules.match_scoring.value} game {len(self._games)} "
+            f"{state} scores {list(self.scores())}>"
+        )
+
+
+# ---------------------------------------------------------------------- records
+
+
+def match_record(match: Match) -> dict[str, Any]:
+    """The JSON-ready record of ``match``: rules, players, seed, each game's record
+    (:func:`~durak_core.record.to_record`) and the finished games' results (checked on
+    replay)."""
+    return {
+        "format": MATCH_FORMAT,
+        "rules": match.rules.to_dict(),
+        "players": match.players,
+        "seed": match.seed,
+        "games": [to_record(g) for g in match.games],
+        "results": match.summaries(),
+    }
+
+
+def replay_match(data: Mapping[str, Any]) -> Match:
+    """Rebuild the match of a :func:`match_record`, replaying every game from its record (its
+    deck and actions), and check it is the same match: dealers, previous duraks, game seeds
+    and results. Raises :class:`MatchRecordError` naming what is wrong."""
+    if not isinstance(data, Mapping):
+        raise MatchRecordError("a match record is a JSON object")
+    if data.get("format") != MATCH_FORMAT:
+        raise MatchRecordError(
+            f"unknown match record format {data.get('format')!r}; expected {MATCH_FORMAT!r}"
+        )
+    raw_rules = data.get("rules")
+    if not isinstance(raw_rules, Mapping):
+        raise MatchRecordError("rules must be an object of Rules fields")
+    try:
+        rules = Rules.from_dict(dict(raw_rules))
+    except (TypeError, ValueError) as exc:
+        raise MatchRecordError(f"rules: {exc}") from None
+    players, seed = data.get("players"), data.get("seed")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise MatchRecordError(f"players must be a whole number, not {players!r}")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise MatchRecordError(f"seed must be a whole number, not {seed!r}")
+    try:
+        rules.check_players(players)
+    except RulesError as exc:
+        raise MatchRecordError(f"players: {exc}") from None
+    records = data.get("games")
+    if not isinstance(records, list) or not records:
+        raise MatchRecordError("games must be a non-empty list of game records")
+    match = object.__new__(Match)
+    match.rules, match.players, match.seed = rules, players, seed
+    match._rng = random.Random(seed)
+    match._games = []
+    for number, record in enumerate(records, 1):
+        match._games.append(_replay_game(match, number, record))
+    results = data.get("results")
+    if results is not None and results != match.summaries():
+        raise MatchRecordError("results: they differ from the replayed games' results")
+    return match
+
+
+def _replay_game(match: Match, number: int, record: object) -> Game:
+    """Replay game ``number`` of ``match`` from ``record``, checked against the match."""
+    where = f"game {number}"
+    if not isinstance(record, Mapping):
+        raise MatchRecordError(f"{where}: a game record is a JSON object")
+    expected: tuple[int, int | None] | None = None
+    if number > 1:
+        if match.game.outcome is None:
+            raise MatchRecordError(f"{where}: the game before it is not over")
+        if match.finished:
+            raise MatchRecordError(f"{where}: the match was over before it")
+        expected = match.next_dealing()
+    seed = match._game_seed()
+    if "position" in record:
+        raise MatchRecordError(f"{where}: a game of a match is dealt, not set up")
+    if record.get("seed") != seed:
+        raise MatchRecordError(f"{where}: seed {record.get('seed')!r}, the match deals {seed}")
+    if record.get("players") != match.players:
+        raise MatchRecordError(f"{where}: players {record.get('players')!r}, not {match.players}")
+    try:
+        rules = Rules.from_dict(dict(record.get("rules", {})))
+    except (TypeError, ValueError) as exc:
+        raise MatchRecordError(f"{where}: rules: {exc}") from None
+    if rules != match.rules:
+        raise MatchRecordError(f"{where}: its rules differ from the match's")
+    if expected is not None:
+        got = (record.get("dealer"), record.get("previous_durak"))
+        if got != expected:
+            raise MatchRecordError(
+                f"{where}: dealer and previous durak {got}, the match says {expected}"
+            )
+    try:
+        return replay(record)
+    except RecordError as exc:
+        raise MatchRecordError(f"{where}: {exc}") from None
