@@ -28,9 +28,12 @@ class Bot(Protocol):
         ...
 
 
-def outcome_score(durak: int | None, seat: int) -> float:
+def outcome_score(durak: int | None, seat: int, team: tuple[int, ...] | None = None) -> float:
     """How a finished game counts for ``seat``: 1 if someone else is the durak, 0.5 for a
-    draw (nobody is, S1), 0 if ``seat`` is."""
+    draw (nobody is, S1), 0 if ``seat`` is — or, in team play (``team``: each seat's team),
+    his partner: a team loses together (S0, S2)."""
     if durak is None:
         return 0.5
+    if team is not None:
+        return 0.0 if team[durak] == team[seat] else 1.0
     return 0.0 if durak == seat else 1.0

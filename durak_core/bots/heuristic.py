@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Sequence
 
-from .._base import BEAT, LEAD, PASS, SWAP, TAKE, THROW, TRANSFER
+from .._base import BEAT, FLASH, LEAD, PASS, SWAP, TAKE, THROW, TRANSFER
 from ..actions import Action
 from ..cards import Card, Rank, Suit, beats, make_deck
 from ..observation import Observation
@@ -130,6 +130,8 @@ def _defend(
                 transfer, transfer_value = action, value
         elif kind is TAKE:
             take = action
+        elif kind is FLASH:
+            return action  # showing a trump passes the attack on and keeps the card (S2)
     unbeaten = [a for a, d in zip(attacks, defences, strict=True) if d is None]
     plan = _cover(unbeaten, options, trump, low, live)
     if transfer is not None and (plan is None or transfer_value < TRUMP_BONUS):
