@@ -136,12 +136,16 @@ class BoutRules(GameBase):
             seats = [seat for seat in seats if seat in neighbours]
         if self._partner_defends_any():
             # team play: nobody adds cards against his own partner (S0, S2)
-            team = self._team
-            assert team is not None
-            seats = [seat for seat in seats if team[seat] != team[defender]]
+            seats = self._not_partners(seats, defender)
         order = tuple(seats)
         s._order = (active, attacker, defender, order)
         return order
+
+    def _not_partners(self, seats: list[int], defender: int) -> list[int]:
+        """``seats`` without the defender's team-mates."""
+        team = self._team
+        assert team is not None
+        return [seat for seat in seats if team[seat] != team[defender]]
 
     def _partner_defends_any(self) -> bool:
         """In team play with two or more teams still in: do partners spare each other now?"""

@@ -156,11 +156,7 @@ class Generation(Legality):
             seat = s.attacker
             leads: Iterator[Action] = map(_LEADS[seat].__getitem__, tuple(s.hands[seat]))
             if self._redeal and s.bouts == 1:
-                redeals = tuple(
-                    _REDEALS[i]
-                    for i in range(self.players)
-                    if self._redeal_refusal(_REDEALS[i]) is None
-                )
+                redeals = self._redeals()
                 if redeals:
                     leads = chain(leads, redeals)
             return leads if swap is None else chain(leads, (swap,))
@@ -173,13 +169,7 @@ class Generation(Legality):
             if self.rules.transfer and defences.count(None) == len(defences):
                 transfer = self._transfer_rank(defender)
                 if self.rules.flash:
-                    rank = s.attacks[0].rank
-                    flashes = tuple(
-                        action
-                        for card in s.hands[defender]
-                        if card.rank is rank
-                        and self._defender_refusal(action := _FLASHES[defender][card]) is None
-                    )
+                    flashes = self._flashes(defender)
             defence = (
                 defender,
                 tuple(s.hands[defender]),
@@ -206,6 +196,23 @@ class Generation(Legality):
                 for seat in turn:
                     adders.append((seat, (), 0))
         return _bout_actions(defence, adders, swap)
+
+    # (helpers of _generate: a comprehension inside it would turn ``self`` into a closure
+    # cell and slow every generation by about a quarter)
+
+    def _redeals(self) -> tuple[Action, ...]:
+        """The new deals players may ask for now (a misdeal on request, C20)."""
+        return tuple(a for a in _REDEALS[: self.players] if self._redeal_refusal(a) is None)
+
+    def _flashes(self, defender: int) -> tuple[Action, ...]:
+        """The defender's legal Flash actions (S2): trumps of the attack's rank."""
+        rank = self._state.attacks[0].rank
+        actions = _FLASHES[defender]
+        return tuple(
+            actions[card]
+            for card in self._state.hands[defender]
+            if card.rank is rank and self._defender_refusal(actions[card]) is None
+        )
 
     def _transfer_rank(self, defender: int) -> Rank | None:
         """The rank the defender may transfer with now, or None (S1, S2). The refusal check
@@ -254,7 +261,8 @@ def _bout_actions(
             for card in hand:
                 if card.rank is transfer:
                     yield transfers[card]
-        yield from flashes
+        if flashes:
+            yield from flashes
         yield _TAKES[defender]
     if adders is not None:
         for seat, hand, allowed in adders:

@@ -22,6 +22,7 @@ from .rules import (
     Rules,
     TeamEnd,
     TeamRotation,
+    Teams,
     ThrowInPriority,
     TrumpSwap,
     team_of,
@@ -30,6 +31,7 @@ from .state import Phase, State
 from .transitions import Transitions
 
 MANDATORY, ON_REQUEST = MisdealMode.MANDATORY, MisdealMode.ON_REQUEST
+NO_TEAMS, NO_MISDEAL = Teams.NONE, Misdeal.OFF
 
 __all__ = ["DERIVE", "Setup"]
 
@@ -69,11 +71,13 @@ class Setup(Transitions):
             and rules.hand_cap is HandCap.AT_DEFENCE_START
         )
         game._swap = rules.trump_swap is not TrumpSwap.OFF
-        game._redeal = rules.misdeal is not Misdeal.OFF and rules.misdeal_mode is ON_REQUEST
-        game._team = team_of(rules.teams, players)
-        game._skip_partners = (
-            game._team is not None and rules.team_rotation is TeamRotation.SKIP_PARTNERS
-        )
+        game._redeal = rules.misdeal is not NO_MISDEAL and rules.misdeal_mode is ON_REQUEST
+        if rules.teams is NO_TEAMS:
+            game._team = None
+            game._skip_partners = False
+        else:
+            game._team = team_of(rules.teams, players)
+            game._skip_partners = rules.team_rotation is TeamRotation.SKIP_PARTNERS
         return game
 
     def _init_state(self, state: State) -> None:
@@ -157,7 +161,7 @@ class Setup(Transitions):
         log = game._events
         hands = deal_hands(cards, players, dealer, rules.hand_size)
         discarded: list[tuple[int, tuple[Card, ...]]] = []
-        mandatory = rules.misdeal is not Misdeal.OFF and rules.misdeal_mode is MANDATORY
+        mandatory = rules.misdeal is not NO_MISDEAL and rules.misdeal_mode is MANDATORY
         if deck is None and mandatory:
             # S2: a misdealt hand means a new shuffle and deal (capped: the rule could loop)
             while len(discarded) < rules.max_redeals and (

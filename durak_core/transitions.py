@@ -40,11 +40,11 @@ from ._base import (
     PHASE_LEAD,
     PHASE_OVER,
     PREVIOUS_ATTACKER,
-    REDEAL,
     SWAP,
     TAKE,
     TEAM_LOSES,
     THROW,
+    TRANSFER,
     NoEvents,
     new_event,
 )
@@ -108,16 +108,7 @@ class Transitions(Generation):
             if self._events.__class__ is not NoEvents:
                 self._events.append(new_event((EV_TAKE, seat, NO_CARDS, None, 0, "")))
             self._settle()
-        elif kind is SWAP:
-            # a swap changes no card count: who may add or pass stays the same
-            self._apply_swap(seat)
-        elif kind is FLASH:
-            if TYPE_CHECKING:
-                assert card is not None
-            self._apply_flash(seat, card)
-        elif kind is REDEAL:
-            self._apply_redeal(seat)
-        else:
+        elif kind is LEAD or kind is THROW or kind is TRANSFER:
             if TYPE_CHECKING:
                 assert card is not None
             s.hands[seat].remove(card)
@@ -150,6 +141,15 @@ class Transitions(Generation):
                 # an unbeaten card shuts the throw-in window (C12) and cannot end the bout:
                 # what _settle would find, without asking
                 s.throw_in_turn = ()
+        elif kind is SWAP:
+            # a swap changes no card count: who may add or pass stays the same
+            self._apply_swap(seat)
+        elif kind is FLASH:
+            if TYPE_CHECKING:
+                assert card is not None
+            self._apply_flash(seat, card)
+        else:  # REDEAL
+            self._apply_redeal(seat)
 
     def _apply_flash(self, seat: int, card: Card) -> None:
         """S2 «Flash»: the defender shows a trump of the attack's rank, keeps it, and the
@@ -289,8 +289,7 @@ class Transitions(Generation):
                 if len(remaining) > 1:
                     # S0 (ii): the whole team loses; its durak is the loser nearest clockwise
                     # after the first player who went out (one of S0's criteria)
-                    first_out = s.out_order[0]
-                    s.durak = min(remaining, key=lambda seat: (seat - first_out) % players)
+                    s.durak = _nearest_after(remaining, s.out_order[0], players)
                 elif remaining:
                     s.durak = remaining[0]
                 elif not self.rules.allow_draw:
@@ -316,7 +315,9 @@ class Transitions(Generation):
         else:
             attacker = self._next_active(defender)
         s.attacker = s.lead_attacker = attacker
-        s.defender = self._defender_for(attacker)
+        s.defender = (
+            self._defender_for(attacker) if self._skip_partners else self._next_active(attacker)
+        )
         s.defender_hand_at_start = len(s.hands[s.defender])
         s.phase = PHASE_LEAD
         s.passed = [False] * players
@@ -361,6 +362,11 @@ class Transitions(Generation):
         if events.__class__ is not NoEvents:
             s = self._state
             events.append(new_event((EV_BOUT_START, s.attacker, NO_CARDS, s.defender, 0, "")))
+
+
+def _nearest_after(seats: list[int], start: int, players: int) -> int:
+    """The seat of ``seats`` nearest clockwise after ``start``."""
+    return min(seats, key=lambda seat: (seat - start) % players)
 
 
 @cache
