@@ -217,6 +217,14 @@ CONFIGS["wikihow_home+left_of_dealer"] = PRESETS["wikihow_home"].rules.replace(
 )
 CONFIGS["durak_live_vecinos+24"] = PRESETS["durak_live_vecinos"].rules.replace(deck_size=24)
 CONFIGS["durak_live_todos+52"] = PRESETS["durak_live_todos"].rules.replace(deck_size=52)
+# issue 12: teams (S0, S2), Flash (S2: a shown trump is public), new deals on request (S2)
+CONFIGS["wikihow_home+2v2"] = PRESETS["wikihow_home"].rules.replace(teams="2v2")
+CONFIGS["wikipedia+flash"] = PRESETS["wikipedia"].rules.replace(
+    transfer=True, flash=True, max_players=4
+)
+CONFIGS["classic+misdeal_on_request"] = Rules(
+    misdeal="four_of_a_suit", misdeal_mode="on_request", max_players=3
+)
 TABLES = [(name, n) for name, rules in CONFIGS.items() for n in rules.player_counts()]
 
 
