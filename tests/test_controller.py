@@ -533,3 +533,174 @@ def test_unavailable_panel_actions_do_nothing() -> None:
     no_free = LessonController(parse_lesson({**BASE, "free_play": False}, "t.toml"), I18n("en"))
     no_free.continue_free_play()
     assert not no_free.free_play
+
+
+# ------------------------------------------------------------ Flash, new deals, teams (S0, S2)
+
+
+def _lesson(
+    rules: dict[str, Any],
+    players: list[str],
+    you: int,
+    position: dict[str, Any],
+    steps: list[dict[str, Any]],
+    lang: str = "en",
+    preset: str = "classic",
+) -> LessonController:
+    data = {
+        **BASE,
+        "preset": preset,
+        "rules": rules,
+        "players": players,
+        "you": you,
+        "show": [],
+        "position": position,
+        "steps": steps,
+    }
+    return LessonController(parse_lesson(data, "test.toml"), I18n(lang))
+
+
+def _buttons(c: LessonController) -> dict[str, bool]:
+    return {b["id"]: b["enabled"] for b in table_view(c)["actions"]}
+
+
+FLASH_POSITION: dict[str, Any] = {
+    "hands": ["KD 7D", "9S 10S JC", "7C 8D 6C QD"],
+    "trump": "S",
+    "table": [["9C", ""], ["9D", ""]],
+    "attacker": 0,
+}
+
+
+def test_flash_is_a_button_for_a_held_trump_and_a_wrong_one_is_explained() -> None:
+    c = _lesson(
+        {"transfer": True, "flash": True, "throw_in_timing": "any_time"},
+        ["Ana", "", "Bruno"],
+        1,
+        FLASH_POSITION,
+        [{"kind": "move", "say": "Show your trump.", "expect": ["1:!9S"]}],
+    )
+    # 10♠ beats either nine: it is held, and Flash is offered, but a ten passes no nines on
+    c.click(card("hand", "10S"))  # type: ignore[arg-type]
+    assert c.selected is not None and _buttons(c) == {"take": True, "flash": False}
+    c.click({"type": "action", "id": "flash"})
+    view = table_view(c)
+    assert view["message"] is not None and view["message"]["kind"] == "error"
+    assert view["message"]["text"].startswith("Only a card of the attack's rank (9)")
+    assert c.mistakes == 1 and len(c.game.history) == 0
+    # 9♠, a trump: shown, kept, and Bruno defends
+    c.click(card("hand", "9S"))  # type: ignore[arg-type]
+    assert _buttons(c)["flash"] is True
+    assert "“Show trump”" in (table_view(c)["message"] or {"text": ""})["text"]
+    c.click({"type": "action", "id": "flash"})
+    assert c.step_done and str(c.game.history[-1]) == "1:!9S"
+    assert "9S" in [h["id"] for h in table_view(c)["hand"]]
+    assert c.game.state.defender == 2
+    assert "You show the trump 9♠ and keep it" in table_view(c)["narration"]
+
+
+def test_flash_in_spanish_and_russian_buttons() -> None:
+    for lang, label in (("es", "Enseñar triunfo"), ("ru", "Показать козырь")):
+        c = _lesson(
+            {"transfer": True, "flash": True, "throw_in_timing": "any_time"},
+            ["Ana", "", "Bruno"],
+            1,
+            FLASH_POSITION,
+            [{"kind": "move", "say": "Show your trump.", "expect": ["1:!9S"]}],
+            lang=lang,
+        )
+        c.click(card("hand", "9S"))  # type: ignore[arg-type]
+        assert {b["id"]: b["label"] for b in table_view(c)["actions"]}["flash"] == label
+
+
+MISDEAL = {"misdeal": "four_of_a_suit", "misdeal_mode": "on_request"}
+MISDEAL_HANDS = ["7D 10C QS AD 8C 10H", "6H 8H JH KH 7C 9S"]
+MISDEAL_STOCK = "10S 7H 10D KS 9H AH JD 8S 6D QC 8D 6S AS KD AC QD JS KC 6C 9C 9D QH JC"
+
+
+def test_a_misdealt_hand_asks_for_a_new_deal_with_a_button() -> None:
+    c = _lesson(
+        MISDEAL,
+        ["Ana", ""],
+        1,
+        {"hands": MISDEAL_HANDS, "stock": MISDEAL_STOCK, "turnup": "7S", "attacker": 1},
+        [{"kind": "move", "say": "Ask for a new deal.", "expect": ["1:redeal"]}],
+        lang="ru",
+    )
+    assert _buttons(c)["redeal"] is True
+    assert {b["id"]: b["label"] for b in table_view(c)["actions"]}["redeal"] == "Пересдача"
+    c.click({"type": "action", "id": "redeal"})
+    assert c.step_done and str(c.game.history[-1]) == "1:redeal"
+    assert "Ты просишь пересдачу" in table_view(c)["narration"]
+    # the new hand is no misdeal: the button stays until the first lead, greyed out
+    assert _buttons(c) == {"pass": False, "redeal": False}
+
+
+def test_asking_for_a_new_deal_with_a_good_hand_is_explained() -> None:
+    c = _lesson(
+        MISDEAL,
+        ["Ana", ""],
+        0,
+        {"hands": MISDEAL_HANDS, "stock": MISDEAL_STOCK, "turnup": "7S", "attacker": 0},
+        [{"kind": "move", "say": "Lead.", "accept": "lead"}],
+        lang="es",
+    )
+    assert _buttons(c)["redeal"] is False  # shown, so that a click says why not
+    c.click({"type": "action", "id": "redeal"})
+    message = table_view(c)["message"]
+    assert message is not None and message["kind"] == "error"
+    assert message["text"].startswith("No puedes pedir otro reparto: tu mano se puede jugar")
+    assert "cuatro cartas o más del mismo palo" in message["text"]
+
+
+def test_free_play_waits_while_a_misdealt_hand_may_ask_for_a_new_deal() -> None:
+    c = _lesson(
+        MISDEAL,
+        ["Ana", ""],
+        1,
+        {"hands": MISDEAL_HANDS, "stock": MISDEAL_STOCK, "turnup": "7S", "attacker": 0},
+        [{"kind": "say", "say": "Spades are trumps."}],
+    )
+    c.continue_free_play()
+    assert not c.opponents_pending() and len(c.game.history) == 0
+    assert _buttons(c) == {"take": False, "redeal": True, "keep": True}
+    c.click({"type": "action", "id": "keep"})
+    assert c.game.history and c.game.history[0].seat == 0  # Ana led: the deal stands
+    assert "keep" not in _buttons(c) and "redeal" not in _buttons(c)
+
+
+TEAMS_POSITION: dict[str, Any] = {
+    "hands": ["9D KC", "QH 7S", "8H 10D", "8D 6S JC"],
+    "stock": "",
+    "turnup": "AS",
+    "table": [["8C", "10C"]],
+    "attacker": 0,
+}
+
+
+def test_a_partner_of_the_defender_is_told_why_he_adds_nothing() -> None:
+    c = _lesson(
+        {"teams": "2v2"},
+        ["Ana", "Bruno", "Carla", ""],
+        3,
+        TEAMS_POSITION,
+        [{"kind": "move", "say": "Swap your six.", "expect": ["3:swap"]}],
+        preset="wikihow_home",
+    )
+    c.click(card("hand", "8D"))  # type: ignore[arg-type]
+    message = table_view(c)["message"]
+    assert message is not None and message["kind"] == "error"
+    assert message["text"] == (
+        "You can't add cards in this bout: Bruno, who is defending, is on your team, "
+        "and team-mates never add cards against each other."
+    )
+    c.click({"type": "action", "id": "pass"})  # the greyed-out Done says the same
+    assert table_view(c)["message"]["text"] == message["text"]  # type: ignore[index]
+    seats = table_view(c)["seats"]
+    assert [s.get("team") for s in seats] == [0, 1, 0, 1]
+    assert seats[0]["team_label"] == "Team 1"
+    assert seats[3]["team_label"] == "Team 2: the defender's team, no adding cards in this bout"
+
+
+def test_no_team_markers_without_teams() -> None:
+    assert all("team" not in s for s in table_view(controller())["seats"])

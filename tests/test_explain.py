@@ -24,9 +24,11 @@ from durak_core import (
     Event,
     EventKind,
     FirstBoutCap,
+    FlashReuse,
     Game,
     HandCap,
     IllegalAction,
+    Misdeal,
     Rank,
     Reason,
     Rules,
@@ -125,6 +127,20 @@ REFUSALS: dict[Reason, IllegalAction] = {
     Reason.TRANSFER_NO_ROOM: IllegalAction(
         Reason.TRANSFER_NO_ROOM, a("1:>8H"), next_defender=2, next_hand=1, needed=2, base_cap=6
     ),
+    Reason.PARTNER_DEFENDS: IllegalAction(Reason.PARTNER_DEFENDS, a("1:+10H"), seat=1, defender=3),
+    Reason.FLASH_DISABLED: IllegalAction(Reason.FLASH_DISABLED, a("1:!8H")),
+    Reason.FLASH_NOT_TRUMP: IllegalAction(
+        Reason.FLASH_NOT_TRUMP, a("1:!8C"), card=c("8C"), trump=Suit.HEARTS
+    ),
+    Reason.FLASH_ALREADY_SHOWN: IllegalAction(
+        Reason.FLASH_ALREADY_SHOWN, a("1:!8H"), card=c("8H"), reuse=FlashReuse.ONCE_PER_GAME
+    ),
+    Reason.REDEAL_DISABLED: IllegalAction(Reason.REDEAL_DISABLED, a("1:redeal")),
+    Reason.REDEAL_NOT_MISDEALT: IllegalAction(
+        Reason.REDEAL_NOT_MISDEALT, a("1:redeal"), seat=1, rule=Misdeal.FOUR_OF_A_SUIT
+    ),
+    Reason.REDEAL_TOO_LATE: IllegalAction(Reason.REDEAL_TOO_LATE, a("1:redeal")),
+    Reason.REDEAL_CAP: IllegalAction(Reason.REDEAL_CAP, a("1:redeal"), max_redeals=3),
     Reason.SWAP_DISABLED: IllegalAction(
         Reason.SWAP_DISABLED, a("1:swap"), seat=1, card=c("6H"), turnup=c("AH")
     ),
@@ -160,6 +176,8 @@ EVENTS: dict[EventKind, Event] = {
     EventKind.SWAP: Event(EventKind.SWAP, 1, (c("6H"), c("AH")), other=None),
     EventKind.PLAYER_OUT: Event(EventKind.PLAYER_OUT, 1, n=1),
     EventKind.GAME_OVER: Event(EventKind.GAME_OVER, 1, detail="durak"),
+    EventKind.FLASH: Event(EventKind.FLASH, 1, (c("8H"),), other=2),
+    EventKind.MISDEAL: Event(EventKind.MISDEAL, 1, (c("6H"), c("9D"), c("QH"), c("AD")), n=1),
 }
 
 #: Parameter variants that choose another message.
@@ -205,6 +223,13 @@ REFUSAL_VARIANTS: list[IllegalAction] = [
     ),
     IllegalAction(Reason.SWAP_WINDOW_CLOSED, a("1:swap"), seat=1, card=c("6H"), turnup=None),
     IllegalAction(Reason.SWAP_WINDOW_CLOSED, a("1:swap"), seat=1, card=c("6H"), turnup=c("6H")),
+    IllegalAction(Reason.NOT_DEFENDER, a("1:!8H"), seat=1, defender=2),
+    IllegalAction(Reason.PARTNER_DEFENDS, a("1:pass"), seat=1, defender=2),
+    IllegalAction(
+        Reason.FLASH_ALREADY_SHOWN, a("1:!8H"), card=c("8H"), reuse=FlashReuse.ONCE_PER_BOUT
+    ),
+    IllegalAction(Reason.REDEAL_NOT_MISDEALT, a("1:redeal"), seat=1, rule=Misdeal.FIVE_OF_A_SUIT),
+    IllegalAction(Reason.REDEAL_CAP, a("1:redeal"), max_redeals=1),
 ]
 
 EVENT_VARIANTS: list[Event] = [
@@ -213,6 +238,9 @@ EVENT_VARIANTS: list[Event] = [
     Event(EventKind.FIRST_ATTACKER, 1, (), detail="random"),
     Event(EventKind.FIRST_ATTACKER, 1, (), detail="left_of_dealer"),
     Event(EventKind.FIRST_ATTACKER, 1, (), detail="something_new"),
+    Event(EventKind.FIRST_ATTACKER, 1, (), detail="left_of_durak"),
+    Event(EventKind.FIRST_ATTACKER, 1, (), detail="durak_attacked_first"),
+    Event(EventKind.MISDEAL, 1, (c("6H"), c("9D"), c("QH"), c("AD")), n=1, detail="request"),
     Event(EventKind.DRAW, 1, (c("7S"),), n=1),
     Event(EventKind.DRAW, 1, (), n=3),
     Event(EventKind.SWAP, 1, (c("6H"), c("AH")), other=2),
@@ -553,19 +581,25 @@ def test_not_defender_names_the_defender() -> None:
 def test_random_play_every_refusal_and_event_in_every_language() -> None:
     """Seeded games of every preset: explain refused moves and narrate every event."""
     rng = random.Random(5)
-    for name in sorted(PRESETS):
-        rules = Rules.preset(name)
+    # S2's options too: pairs, Flash and the misdeal (mandatory and on request)
+    extra = [
+        ("pairs", Rules.preset("wikipedia").replace(teams="2v2", transfer=True, flash=True), 4),
+        ("misdeal", Rules(misdeal="five_of_a_suit", misdeal_mode="on_request"), 2),
+        ("redealt", Rules(misdeal="four_of_a_suit", teams="2v2"), 4),
+    ]
+    for name, rules, players in [*((n, Rules.preset(n), 3) for n in sorted(PRESETS)), *extra]:
         if name == "matsuri":
             rules = rules.replace(transfer=True)
-        game = Game.deal(rules, players=3, seed=rng.randrange(1000))
+        game = Game.deal(rules, players=players, seed=rng.randrange(1000))
         steps = 0
         while game.outcome is None and steps < 300:
             if steps % 7 == 0:
                 seat = rng.randrange(game.players)
                 hand = game.hand(seat)
                 tries = [Action(ActionKind.TAKE, seat), Action(ActionKind.PASS, seat)]
-                tries += [Action(ActionKind.SWAP, seat)]
+                tries += [Action(ActionKind.SWAP, seat), Action(ActionKind.REDEAL, seat)]
                 for card in hand[:3]:
+                    tries += [Action(ActionKind.FLASH, seat, card)]
                     tries += [Action(ActionKind.LEAD, seat, card)]
                     tries += [Action(ActionKind.THROW, seat, card)]
                     tries += [Action(ActionKind.TRANSFER, seat, card)]

@@ -327,6 +327,8 @@ def _every_wording() -> list[Hint]:
         Action.take(1),
         Action.pass_(1),
         Action.swap(1),
+        Action.flash(1, "9S"),
+        Action.redeal(1),
     ]
     facts = [
         Fact(FactCode.ONLY_MOVE, {"action": beat}),

@@ -454,6 +454,13 @@ def test_player_role_button_and_term_labels() -> None:
     assert action_label(ActionKind.PASS, ru, taking=True) == "Пас"
     assert action_label(ActionKind.TRANSFER, es) == "Traspasar"
     assert action_label(ActionKind.BEAT, es) == "Matar"
+    # S2's «Flash» and the new deal on request (GLOSSARY.md)
+    assert action_label(ActionKind.FLASH, en) == "Show trump"
+    assert action_label(ActionKind.FLASH, es) == "Enseñar triunfo"
+    assert action_label(ActionKind.FLASH, ru) == "Показать козырь"
+    assert action_label(ActionKind.REDEAL, en) == "Ask for a new deal"
+    assert action_label(ActionKind.REDEAL, es) == "Pedir otro reparto"
+    assert action_label(ActionKind.REDEAL, ru) == "Пересдача"
     assert term(Term.TRUMP, es) == "Triunfo"
     assert term(Term.STOCK, ru) == "Колода"
     assert term(Term.DISCARD, ru) == "Отбой"

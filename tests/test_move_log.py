@@ -11,7 +11,17 @@ import random
 
 import pytest
 
-from durak_core import Action, EventKind, Game, IllegalAction, Outcome, Rules
+from durak_core import (
+    Action,
+    Card,
+    Event,
+    EventKind,
+    Game,
+    IllegalAction,
+    Outcome,
+    Rules,
+    parse_cards,
+)
 from tests.lesson_clicks import clicks_for
 from tutorial.controller import LessonController
 from tutorial.explain import explain, narrate
@@ -235,3 +245,75 @@ def test_the_log_never_names_another_seats_draw() -> None:
         sentence = narrate(event, tr, players=controller.names(tr), you=0)
         assert sentence in text
         assert not any(card_short(c, tr) in sentence for c in event.cards)
+
+
+S2_OPTIONS = Rules.preset("wikipedia").replace(
+    teams="2v2",
+    team_rotation="individual",
+    transfer=True,
+    flash=True,
+    misdeal="four_of_a_suit",
+    misdeal_mode="on_request",
+)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_flash_new_deals_and_pairs_are_logged_and_worded(seed: int) -> None:
+    """S2's pairs, «Flash» and the misdeal on request, in free play through clicks: every
+    move is logged, and each line reads in every language."""
+
+    def deal() -> Game:
+        return Game.deal(S2_OPTIONS, 4, seed, dealer=3)
+
+    lesson = game_lesson(S2_OPTIONS, 4, "wikipedia", deal())
+    controller = LessonController(lesson, I18n("en"), seed=seed, start=deal, navigation=False)
+    controller.continue_free_play()
+    rng = random.Random(seed)
+    for _ in range(500):
+        if controller.game.outcome is not None:
+            break
+        learner_move(controller, rng)
+    assert controller.game.outcome is not None
+    kinds = {e.kind for e in controller.game.events}
+    for lang in ("en", "es", "ru"):
+        tr = I18n(lang)
+        for line in log_lines(controller.log, tr, players=controller.names(tr), you=0):
+            for text in (line["text"], *line["after"]):
+                assert text and "{" not in text, line
+    if EventKind.FLASH in kinds:
+        flashes = [
+            e for e in controller.log.entries if e.events and e.events[0].kind is EventKind.FLASH
+        ]
+        assert flashes and all(e.seat == e.events[0].seat for e in flashes)
+
+
+def test_a_shown_trump_and_a_new_deal_in_the_log() -> None:
+    log = MoveLog()
+    log.start(())
+    log.move(1, [Event(EventKind.FLASH, 1, (Card.parse("9S"),), other=2)])
+    hand = tuple(parse_cards("6H 8H JH KH 7C 9S"))
+    log.move(0, [Event(EventKind.MISDEAL, 0, hand, n=1, detail="request")])
+    es = log_lines(log, I18n("es"), players=["Tú", "Ana", "Bruno"], you=0)
+    assert es[1]["text"] == (
+        "Ana enseña el triunfo 9♠ y se lo queda: el ataque pasa adelante y ahora se defiende Bruno."
+    )
+    assert es[2]["text"].startswith("Pides otro reparto y enseñas tu mano: 6♥")
+    assert es[2]["text"].endswith("Se barajan las cartas y se reparten de nuevo.")
+
+
+def test_in_team_play_the_durak_s_whole_team_loses_s0_s2() -> None:
+    outcome = Outcome(2, (0, 3, 1), (0, 2))  # Carla holds cards; Ana, her partner, loses too
+    names = ["Ana", "Bruno", "Carla", "Diana"]
+    lost = result_view(outcome, [0, 0, 3, 0], I18n("en"), players=names, you=0)
+    assert lost["outcome"] == "lost" and lost["title"] == "Your team loses this time."
+    assert "with Carla" in lost["text"]
+    assert [(r["name"], r["durak"]) for r in lost["rows"]] == [
+        ("Ana", True),
+        ("Diana", False),
+        ("Bruno", False),
+        ("Carla", True),
+    ]
+    won = result_view(outcome, [0, 0, 3, 0], I18n("es"), players=names, you=1)
+    assert won["outcome"] == "won" and won["title"] == "Pierde el equipo de Ana y Carla."
+    ru = result_view(outcome, [0, 0, 3, 0], I18n("ru"), players=names, you=3)
+    assert ru["title"] == "В дураках остаётся вся команда: Ana и Carla."

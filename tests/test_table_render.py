@@ -630,3 +630,49 @@ def test_a_crowded_table_still_fits(open_page: Any) -> None:
     assert p.locator(".dt-stock .dt-back").count() == 0
     assert p.locator(".dt-stock .dt-turnup").count() == 1
     _check_fit_and_screenshot(page, "crowded", (1000, 360, 320))
+
+
+def test_team_markers_and_the_flash_button_from_a_real_snapshot(open_page: Any) -> None:
+    """S0/S2 team play and S2's «Flash», drawn from the controller's own snapshot: each seat
+    has a numbered team marker whose text says the team (and, for the defender's team-mate,
+    that he adds nothing); a held trump offers «Show trump», which sends ``flash``."""
+    from tests.test_controller import FLASH_POSITION, TEAMS_POSITION, _lesson
+    from tutorial.lesson_view import table_view
+
+    teams = _lesson(
+        {"teams": "2v2"},
+        ["Ana", "Bruno", "Carla", ""],
+        3,
+        TEAMS_POSITION,
+        [{"kind": "move", "say": "Swap your six.", "expect": ["3:swap"]}],
+        lang="ru",
+        preset="wikihow_home",
+    )
+    view = json.loads(json.dumps(table_view(teams)))
+    page = open_page()
+    page.mount(view)
+    p = page.page
+    assert p.locator(".dt-team").count() == 4
+    assert sorted(p.locator(".dt-team-dot").all_inner_texts()) == ["1", "1", "2", "2"]
+    mine = p.locator(".dt-you-head .dt-team .dt-sr").inner_text()
+    assert mine == "Команда 2: команда отбивающегося, в этом ходу без подкидывания"
+    assert p.locator(".dt-you-head .dt-team").get_attribute("title") == mine
+
+    flash = _lesson(
+        {"transfer": True, "flash": True, "throw_in_timing": "any_time"},
+        ["Ana", "", "Bruno"],
+        1,
+        FLASH_POSITION,
+        [{"kind": "move", "say": "Show your trump.", "expect": ["1:!9S"]}],
+        lang="es",
+    )
+    flash.click({"type": "card", "zone": "hand", "id": "9S"})
+    view = json.loads(json.dumps(table_view(flash)))
+    page = open_page()
+    page.mount(view)
+    p = page.page
+    button = p.locator('.dt-action[data-id="flash"]')
+    assert button.inner_text() == "Enseñar triunfo"
+    assert p.locator(".dt-team").count() == 0
+    button.click()
+    assert page.clicks()[-1] == {"type": "action", "id": "flash"}

@@ -24,6 +24,9 @@ class Intent:
     choose: bool = False
     transfer: bool = False
     """With ``choose``: passing the attack on is one of the card's legal meanings."""
+    flash: bool = False
+    """With ``choose``: showing the card (a trump) to pass the attack on is one of its legal
+    meanings (S2's «Flash»)."""
 
 
 def hand_click(game: Game, seat: int, card: Card, target: Card | None = None) -> Intent:
@@ -36,7 +39,11 @@ def hand_click(game: Game, seat: int, card: Card, target: Card | None = None) ->
         return Intent(legal[0])
     if not legal:
         return Intent(candidates[0][0])
-    return Intent(choose=True, transfer=any(a.kind is ActionKind.TRANSFER for a in legal))
+    return Intent(
+        choose=True,
+        transfer=any(a.kind is ActionKind.TRANSFER for a in legal),
+        flash=any(a.kind is ActionKind.FLASH for a in legal),
+    )
 
 
 def table_click(game: Game, seat: int, card: Card, selected: Card | None) -> Intent | None:
@@ -50,13 +57,18 @@ def table_click(game: Game, seat: int, card: Card, selected: Card | None) -> Int
 
 
 def button_action(seat: int, button: str, selected: Card | None) -> Action | None:
-    """The action of a table button (take, pass, swap, transfer of the held card)."""
+    """The action of a table button (take, pass, swap, a new deal, and passing the attack on
+    with the held card: transfer, or flash by showing it)."""
     if button == "take":
         return Action.take(seat)
     if button == "pass":
         return Action.pass_(seat)
     if button == "swap":
         return Action.swap(seat)
+    if button == "redeal":
+        return Action.redeal(seat)
     if button == "transfer" and selected is not None:
         return Action.transfer(seat, selected)
+    if button == "flash" and selected is not None:
+        return Action.flash(seat, selected)
     return None

@@ -22,7 +22,7 @@ from .hints import Hint, explain_hint, hint
 from .i18n import Gettext, I18n
 from .lessons import Lesson, Step
 from .move_log import MoveLog
-from .names import player_name, you_label
+from .names import action_label, player_name, you_label
 from .opponent import choose
 from .progress import stored_stars
 from .view_model import Click
@@ -136,6 +136,8 @@ class LessonController:
         self._free_start = 0
         self._planned: tuple[Game, int, Action] | None = None
         self._wait_message = -1
+        self._kept_at: tuple[int, int] | None = None
+        """Where the learner chose to play a misdealt hand rather than ask for a new deal."""
         self._enter()
 
     @property
@@ -245,7 +247,9 @@ class LessonController:
     def can_advise(self) -> bool:
         """The table's Hint button: in free play (the full-game page too) whenever the
         learner may move. (The panel has no Hint button there.)"""
-        return self.free_play and bool(self.learner_actions())
+        # (not while the only choice is a new deal or the dealt cards: no engine move is
+        # "keep", so the advice would call the new deal the only move)
+        return self.free_play and bool(self.learner_actions()) and not self.may_keep_deal()
 
     def can_free_play(self) -> bool:
         return self.lesson.free_play and self.game.outcome is None and not self.free_play
@@ -641,7 +645,7 @@ class LessonController:
                 self.message = None
             self._play(action)
         if self.game.outcome is not None:
-            self._game_over_message(self.game.outcome.durak)
+            self._game_over_message(self.game.outcome.durak, self.game.outcome.losers)
         else:
             self._run_opponents()
         return True
@@ -695,17 +699,40 @@ class LessonController:
             self._try(intent.play)
             return
         self.selected = card
-        self.message = (
-            "question",
-            (lambda tr: tr.gettext("Now click the attack card you want to beat with it."))
-            if not intent.transfer
-            else (
-                lambda tr: tr.gettext(
+        text: Text
+        if intent.transfer and intent.flash:
+
+            def text(tr: Gettext) -> str:
+                return tr.gettext(
+                    "Click the attack card to beat with it, press “{transfer}” to pass the "
+                    "attack on with it, or “{flash}” to pass it on by showing it.",
+                    transfer=action_label(ActionKind.TRANSFER, tr),
+                    flash=action_label(ActionKind.FLASH, tr),
+                )
+
+        elif intent.flash:
+
+            def text(tr: Gettext) -> str:
+                return tr.gettext(
+                    "Click the attack card to beat with it, or press “{flash}” to pass the "
+                    "attack on by showing it (you keep it).",
+                    flash=action_label(ActionKind.FLASH, tr),
+                )
+
+        elif intent.transfer:
+
+            def text(tr: Gettext) -> str:
+                return tr.gettext(
                     "Click the attack card to beat with it, "
                     "or press Transfer to pass the attack on."
                 )
-            ),
-        )
+
+        else:
+
+            def text(tr: Gettext) -> str:
+                return tr.gettext("Now click the attack card you want to beat with it.")
+
+        self.message = ("question", text)
 
     def shown_seats(self) -> frozenset[int]:
         """Other seats whose hands the table shows face up: the lesson's ``show`` seats while
@@ -758,6 +785,12 @@ class LessonController:
             return
         if not self._accepting_moves():
             self._not_now()
+            return
+        if button == "keep":
+            if self.may_keep_deal():
+                self._kept_at = (id(self.game), len(self.game.history))
+                self.message = None
+                self._run_opponents()
             return
         action = button_action(self.you, button, self.selected)
         if action is not None:
@@ -845,7 +878,7 @@ class LessonController:
                 if not self._opponent_move():
                     break
         if self.game.outcome is not None:
-            self._game_over_message(self.game.outcome.durak)
+            self._game_over_message(self.game.outcome.durak, self.game.outcome.losers)
 
     def opponent_to_move(self) -> int | None:
         """In free play, the other seat whose move comes next; ``None`` when the learner may
@@ -853,9 +886,30 @@ class LessonController:
         game, you = self.game, self.you
         if not self.free_play or game.outcome is not None:
             return None
-        if any(a.seat == you and a.kind is not ActionKind.SWAP for a in game.legal_actions()):
+        kept = self._kept_at == (id(game), len(game.history))
+        if any(
+            a.seat == you
+            and a.kind is not ActionKind.SWAP
+            and not (kept and a.kind is ActionKind.REDEAL)
+            for a in game.legal_actions()
+        ):
             return None
         return next((seat for seat in game.acting_seats() if seat != you), None)
+
+    def may_keep_deal(self) -> bool:
+        """In free play, the learner may ask for a new deal (a misdealt hand) and has nothing
+        else to do: the others wait until the learner asks for it or keeps the cards."""
+        game, you = self.game, self.you
+        if not self.free_play or game.outcome is not None:
+            return False
+        if not game.is_legal(Action.redeal(you)):
+            return False
+        if self._kept_at == (id(game), len(game.history)):
+            return False
+        return not any(
+            a.seat == you and a.kind not in (ActionKind.SWAP, ActionKind.REDEAL)
+            for a in game.legal_actions()
+        )
 
     def opponents_pending(self) -> bool:
         """The computer has a move to make before the learner's turn comes."""
@@ -898,7 +952,7 @@ class LessonController:
             self.message = None  # "wait, Bruno is playing": the wait is over
         self._play(action)
         if self.game.outcome is not None:
-            self._game_over_message(self.game.outcome.durak)
+            self._game_over_message(self.game.outcome.durak, self.game.outcome.losers)
             return False
         return self.opponents_pending()
 
@@ -935,12 +989,21 @@ class LessonController:
         self._run_opponents()
         self._changed()
 
-    def _game_over_message(self, durak: int | None) -> None:
+    def _game_over_message(self, durak: int | None, losers: tuple[int, ...] = ()) -> None:
         names, you = self.names, self.you
+        team = tuple(sorted(set(losers) | {durak})) if durak is not None else ()
 
         def text(tr: Gettext) -> str:
             if durak is None:
                 return tr.gettext("Game over: it's a draw.")
+            if len(team) > 1:
+                # team play (S0, S2): the durak's whole team loses
+                if you in team:
+                    return tr.gettext("Game over: your team loses this time.")
+                return tr.gettext(
+                    "Game over: {players} lose as a team.",
+                    players=tr.format_list([names(tr)[seat] for seat in team]),
+                )
             if durak == you:
                 return tr.gettext("Game over: you are the durak this time.")
             return tr.gettext("Game over: {player} is the durak.", player=names(tr)[durak])

@@ -225,7 +225,7 @@ def _not_defender(sp: _Speaker, r: IllegalAction) -> str:
     kind = r.action.kind if r.action is not None else None
     if kind is ActionKind.TAKE:
         main = sp.tr.gettext("Only the defender can take the cards.")
-    elif kind is ActionKind.TRANSFER:
+    elif kind is ActionKind.TRANSFER or kind is ActionKind.FLASH:
         main = sp.tr.gettext("Only the defender can pass the attack on.")
     else:
         main = sp.tr.gettext("Only the defender beats attack cards.")
@@ -562,6 +562,115 @@ def _transfer_no_room(sp: _Speaker, r: IllegalAction) -> str:
     )
 
 
+@_reason(Reason.PARTNER_DEFENDS)
+def _partner_defends(sp: _Speaker, r: IllegalAction) -> str:
+    tr = sp.tr
+    seat = _actor(r)
+    defender = _p(r, "defender")
+    if sp.is_you(seat):
+        return tr.gettext(
+            "You can't add cards in this bout: {defender}, who is defending, is on your team, "
+            "and team-mates never add cards against each other.",
+            defender=sp.name(defender),
+        )
+    if sp.is_you(defender):
+        return tr.gettext(
+            "{player} can't add cards against you: you are on the same team, and team-mates "
+            "never add cards against each other.",
+            player=sp.name(seat),
+        )
+    return tr.gettext(
+        "{player} can't add cards in this bout: {defender}, who is defending, is on the same "
+        "team, and team-mates never add cards against each other.",
+        player=sp.name(seat),
+        defender=sp.name(defender),
+    )
+
+
+@_reason(Reason.FLASH_DISABLED)
+def _flash_disabled(sp: _Speaker, r: IllegalAction) -> str:
+    # TRANSLATORS: "Flash" is Wikipedia's name for passing the attack on by showing a trump.
+    return sp.tr.gettext(
+        "These rules have no “Flash”: here the attack can't be passed on by showing a trump."
+    )
+
+
+@_reason(Reason.FLASH_NOT_TRUMP)
+def _flash_not_trump(sp: _Speaker, r: IllegalAction) -> str:
+    trump = _p(r, "trump")
+    return sp.tr.gettext(
+        "Only a trump can be shown to pass the attack on, and {card} is not a trump "
+        "(trumps are {suit}).",
+        card=sp.card(_p(r, "card")),
+        suit=suit_name(trump, sp.tr) if isinstance(trump, Suit) else "?",
+    )
+
+
+@_reason(Reason.FLASH_ALREADY_SHOWN)
+def _flash_already_shown(sp: _Speaker, r: IllegalAction) -> str:
+    card = sp.card(_p(r, "card"))
+    if _p(r, "reuse") == "once_per_bout":
+        return sp.tr.gettext(
+            "{card} has already been shown in this bout, and a trump may be shown to pass "
+            "the attack on only once per bout.",
+            card=card,
+        )
+    return sp.tr.gettext(
+        "{card} has already been shown in this game, and a trump may be shown to pass "
+        "the attack on only once per game.",
+        card=card,
+    )
+
+
+@_reason(Reason.REDEAL_DISABLED)
+def _redeal_disabled(sp: _Speaker, r: IllegalAction) -> str:
+    return sp.tr.gettext(
+        "These rules have no new deal on request: the cards stay as they were dealt."
+    )
+
+
+@_reason(Reason.REDEAL_NOT_MISDEALT)
+def _redeal_not_misdealt(sp: _Speaker, r: IllegalAction) -> str:
+    tr = sp.tr
+    seat = _actor(r)
+    if sp.is_you(seat):
+        main = tr.gettext("You can't ask for a new deal: your hand is fine to play.")
+    else:
+        main = tr.gettext(
+            "{player} can't ask for a new deal: that hand is fine to play.", player=sp.name(seat)
+        )
+    if _p(r, "rule") == "five_of_a_suit":
+        rule = tr.gettext(
+            "A new deal is only for a hand that is all red, all black, or holds five or more "
+            "cards of one suit."
+        )
+    else:
+        rule = tr.gettext(
+            "A new deal is only for a hand that is all red, all black, or holds four or more "
+            "cards of one suit."
+        )
+    return sp.join(main, rule)
+
+
+@_reason(Reason.REDEAL_TOO_LATE)
+def _redeal_too_late(sp: _Speaker, r: IllegalAction) -> str:
+    return sp.tr.gettext(
+        "It's too late to ask for a new deal: that is only possible before the first card "
+        "is played."
+    )
+
+
+@_reason(Reason.REDEAL_CAP)
+def _redeal_cap(sp: _Speaker, r: IllegalAction) -> str:
+    return sp.tr.ngettext(
+        "No more new deals: the cards have already been dealt again {n} time, the most these "
+        "rules allow.",
+        "No more new deals: the cards have already been dealt again {n} times, the most these "
+        "rules allow.",
+        int(_p(r, "max_redeals", 0)),
+    )
+
+
 @_reason(Reason.SWAP_DISABLED)
 def _swap_disabled(sp: _Speaker, r: IllegalAction) -> str:
     return sp.tr.gettext(
@@ -738,6 +847,24 @@ def _first_attacker(sp: _Speaker, e: Event) -> str:
         if you:
             return tr.gettext("You sit to the dealer's left, so you start.")
         return tr.gettext("{player} sits to the dealer's left and starts.", player=player)
+    if e.detail == "left_of_durak":
+        if you:
+            return tr.gettext("You sit to the left of the last game's durak, so you start.")
+        return tr.gettext(
+            "{player} sits to the left of the last game's durak and starts.", player=player
+        )
+    if e.detail == "durak_attacked_first":
+        # TRANSLATORS: “the fool is taught” is wikiHow's saying (Russian «дурака учат»).
+        if you:
+            return tr.gettext(
+                "The last game's durak is attacked first (“the fool is taught”): you sit to "
+                "the durak's right, so you start."
+            )
+        return tr.gettext(
+            "The last game's durak is attacked first (“the fool is taught”): {player} sits to "
+            "the durak's right and starts.",
+            player=player,
+        )
     if you:
         return tr.gettext("You start.")
     return tr.gettext("{player} starts.", player=player)
@@ -793,6 +920,33 @@ def _transfer(sp: _Speaker, e: Event) -> str:
         )
     return tr.gettext(
         "{player} passes the attack on with {card}: now {defender} defends.",
+        player=sp.name(e.seat),
+        card=card,
+        defender=sp.name(e.other),
+    )
+
+
+@_event(EventKind.FLASH)
+def _flash(sp: _Speaker, e: Event) -> str:
+    tr = sp.tr
+    card = sp.card(e.cards[0] if e.cards else None)
+    if sp.is_you(e.seat):
+        return tr.gettext(
+            "You show the trump {card} and keep it: the attack passes on, and now {defender} "
+            "defends.",
+            card=card,
+            defender=sp.name(e.other),
+        )
+    if sp.is_you(e.other):
+        return tr.gettext(
+            "{player} shows the trump {card} and keeps it: the attack passes on to you, and "
+            "now you defend.",
+            player=sp.name(e.seat),
+            card=card,
+        )
+    return tr.gettext(
+        "{player} shows the trump {card} and keeps it: the attack passes on, and now "
+        "{defender} defends.",
         player=sp.name(e.seat),
         card=card,
         defender=sp.name(e.other),
@@ -906,6 +1060,33 @@ def _swap(sp: _Speaker, e: Event) -> str:
         up=up,
         giver=sp.name(e.other),
     )
+
+
+@_event(EventKind.MISDEAL)
+def _misdeal(sp: _Speaker, e: Event) -> str:
+    tr = sp.tr
+    cards = cards_list(e.cards, tr)
+    if e.detail == "request":
+        if sp.is_you(e.seat):
+            text = tr.gettext("You ask for a new deal and show your hand: {cards}.", cards=cards)
+        else:
+            text = tr.gettext(
+                "{player} asks for a new deal and shows the hand: {cards}.",
+                player=sp.name(e.seat),
+                cards=cards,
+            )
+    elif sp.is_you(e.seat):
+        text = tr.gettext(
+            "A misdeal: you were dealt {cards}, a hand too one-sided to play.", cards=cards
+        )
+    else:
+        text = tr.gettext(
+            "A misdeal: {player} was dealt {cards}, a hand too one-sided to play.",
+            player=sp.name(e.seat),
+            cards=cards,
+        )
+    again = tr.gettext("The cards are shuffled and dealt again.")
+    return sp.join(text, again)
 
 
 @_event(EventKind.PLAYER_OUT)

@@ -224,6 +224,10 @@ def describe_action(action: Action, tr: Gettext) -> str:
         return tr.pgettext("move", "take the cards")
     if kind is ActionKind.PASS:
         return tr.pgettext("move", "add nothing more")
+    if kind is ActionKind.FLASH:
+        return tr.pgettext("move", "show the trump {card} to pass the attack on", card=card)
+    if kind is ActionKind.REDEAL:
+        return tr.pgettext("move", "ask for a new deal")
     return tr.pgettext("move", "swap for the turned-up trump")
 
 
@@ -407,16 +411,22 @@ class PlayController(LessonController):
             if following is not None and following != self._seat:
                 self._cover(following)
 
-    def _game_over_message(self, durak: int | None) -> None:
+    def _game_over_message(self, durak: int | None, losers: tuple[int, ...] = ()) -> None:
         if not self.hot_seat:
-            super()._game_over_message(durak)
+            super()._game_over_message(durak, losers)
             return
         self.covered = False
         names = self.names
+        team = tuple(sorted(set(losers) | {durak})) if durak is not None else ()
 
         def text(tr: Gettext) -> str:
             if durak is None:
                 return tr.gettext("Game over: it's a draw.")
+            if len(team) > 1:
+                return tr.gettext(
+                    "Game over: {players} lose as a team.",
+                    players=tr.format_list([names(tr)[seat] for seat in team]),
+                )
             return tr.gettext("Game over: {player} is the durak.", player=names(tr)[durak])
 
         self.message = ("success", text)

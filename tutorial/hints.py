@@ -221,7 +221,7 @@ def _position_facts(obs: Observation, best: Action, runner: Action | None) -> li
                 facts.append(Fact(FactCode.PAIR, {"rank": card.rank, "n": n}))
         if len(obs.hand) == 1 and obs.stock_size == 0:
             facts.append(Fact(FactCode.GOES_OUT, {}))
-    if kind is ActionKind.TRANSFER and card is not None:
+    if (kind is ActionKind.TRANSFER or kind is ActionKind.FLASH) and card is not None:
         world = determinize(obs, random.Random(0), undo=False, events=False)
         world.push(best)
         facts.append(Fact(FactCode.TRANSFER_TO, {"seat": world.defender}))
@@ -273,6 +273,11 @@ def hint_move(action: Action, tr: Gettext, *, taking: bool = False) -> str:
         )
     if kind is ActionKind.TRANSFER:
         return tr.gettext("Pass the attack on with {card}.", card=_card(tr, action.card))
+    if kind is ActionKind.FLASH:
+        return tr.gettext(
+            "Show the trump {card} to pass the attack on (you keep it).",
+            card=_card(tr, action.card),
+        )
     if kind is ActionKind.TAKE:
         return tr.gettext("Take the cards.")
     # TRANSLATORS: {button} is a button's label, e.g. "Done" or "Swap trump".
@@ -296,10 +301,16 @@ def hint_alternative(action: Action, tr: Gettext) -> str:
         )
     if kind is ActionKind.TRANSFER:
         return tr.pgettext("move", "passing the attack on with {card}", card=_card(tr, action.card))
+    if kind is ActionKind.FLASH:
+        return tr.pgettext(
+            "move", "showing the trump {card} to pass the attack on", card=_card(tr, action.card)
+        )
     if kind is ActionKind.TAKE:
         return tr.pgettext("move", "taking the cards")
     if kind is ActionKind.SWAP:
         return tr.pgettext("move", "swapping the trump")
+    if kind is ActionKind.REDEAL:
+        return tr.pgettext("move", "asking for a new deal")
     return tr.pgettext("move", "stopping (no more cards)")
 
 

@@ -10,7 +10,17 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from durak_core import Action, ActionKind, Card, EventKind, Game, Phase
+from durak_core import (
+    Action,
+    ActionKind,
+    Card,
+    EventKind,
+    Game,
+    Misdeal,
+    MisdealMode,
+    Phase,
+    team_of,
+)
 
 from .comparison import comparison_rows
 from .controller import LessonController, PanelView, two_star_slips
@@ -89,6 +99,7 @@ def table_view(ctl: LessonController) -> TableView:
         return ""
 
     actors = set(game.acting_seats()) if game.outcome is None else set()
+    teams = team_of(game.rules.teams, game.players)
     seats: list[SeatView] = []
     for seat in range(game.players):
         role: str = ""
@@ -114,6 +125,21 @@ def table_view(ctl: LessonController) -> TableView:
         }
         if seat in ctl.visible_seats():
             view["cards"] = [card_view(ctl.game, c, tr) for c in s.hands[seat]]
+        if teams is not None:
+            view["team"] = teams[seat]
+            label = tr.gettext("Team {n}", n=teams[seat] + 1)
+            if (
+                game.phase is Phase.BOUT
+                and seat != s.defender
+                and s.active[seat]
+                and teams[seat] == teams[s.defender]
+            ):
+                # S0, S2: nobody adds cards against his own team-mate
+                label = tr.gettext(
+                    "{team}: the defender's team, no adding cards in this bout",
+                    team=label,
+                )
+            view["team_label"] = label
         seats.append(view)
     defender_turn = game.defending(you)
     pairs: list[PairView] = [
@@ -153,8 +179,34 @@ def table_view(ctl: LessonController) -> TableView:
         actions.append(
             {"id": "transfer", "label": action_label(ActionKind.TRANSFER, tr), "enabled": True}
         )
+    if ctl.selected is not None and game.rules.flash and game.defending(you):
+        # S2's «Flash»: shown for any held card, so that a click on a card that may not be
+        # shown (not a trump, shown before) is explained by the rule that refuses it
+        actions.append(
+            {
+                "id": "flash",
+                "label": action_label(ActionKind.FLASH, tr),
+                "enabled": game.is_legal(Action.flash(you, ctl.selected)),
+            }
+        )
     if ActionKind.SWAP in kinds:
         actions.append({"id": "swap", "label": action_label(ActionKind.SWAP, tr), "enabled": True})
+    if not waiting and _redeal_open(game):
+        # a new deal on request (C20): offered until the first card is led; a click on it
+        # without a misdealt hand (or past the cap) says why not
+        actions.append(
+            {
+                "id": "redeal",
+                "label": action_label(ActionKind.REDEAL, tr),
+                "enabled": ActionKind.REDEAL in kinds,
+            }
+        )
+    if ctl.may_keep_deal():
+        # TRANSLATORS: button of a player with a misdealt hand who plays it anyway instead of
+        # asking for a new deal.
+        actions.append(
+            {"id": "keep", "label": tr.pgettext("button", "Keep these cards"), "enabled": True}
+        )
     if ctl.can_advise():
         # Free play (and the full-game page) has no panel Hint button: the table offers it.
         # TRANSLATORS: button asking the computer which move it would make here, and why.
@@ -209,6 +261,19 @@ def table_view(ctl: LessonController) -> TableView:
         "hints": ctl.hints,
         "busy": ctl.opponents_pending(),
     }
+
+
+def _redeal_open(game: Game) -> bool:
+    """A new deal may still be asked for: the rules allow it on request and no card of the
+    game has been led yet."""
+    rules = game.rules
+    return (
+        rules.misdeal is not Misdeal.OFF
+        and rules.misdeal_mode is MisdealMode.ON_REQUEST
+        and game.phase is Phase.LEAD
+        and game.state.bouts == 1
+        and game.outcome is None
+    )
 
 
 def feedback_label(kind: str, tr: Gettext, *, quiz: bool = False) -> str:

@@ -177,18 +177,21 @@ def result_view(
     players: Sequence[str],
     you: int,
 ) -> ResultView:
-    """The result panel: the durak, the learner's place, and every player's cards left."""
+    """The result panel: the durak, the learner's place, and every player's cards left. In team
+    play (S0, S2) the durak's whole team may lose (``outcome.losers``): each of them is marked."""
     durak = outcome.durak
     order = list(outcome.out_order)
+    losers = set(outcome.losers) | ({durak} if durak is not None else set())
+    durak_label = role_name(Role.DURAK, tr)
     rows: list[ResultRow] = []
     for place, seat in enumerate(order, start=1):
-        rows.append(_row(seat, str(place), False, hand_sizes, tr, players, you))
-    # seats neither out nor the durak (none in a finished game; kept for safety)
+        rows.append(_row(seat, str(place), seat in losers, hand_sizes, tr, players, you))
+    # seats neither out nor the durak: team-mates of the durak who lose with him (else none)
     for seat in range(len(players)):
         if seat not in order and seat != durak:
-            rows.append(_row(seat, "", False, hand_sizes, tr, players, you))
+            label = durak_label if seat in losers else ""
+            rows.append(_row(seat, label, seat in losers, hand_sizes, tr, players, you))
     if durak is not None:
-        durak_label = role_name(Role.DURAK, tr)
         rows.append(_row(durak, durak_label, True, hand_sizes, tr, players, you))
     headers = [
         # TRANSLATORS: column of the result table: the order in which players went out.
@@ -205,6 +208,32 @@ def result_view(
             "text": tr.gettext(
                 "The last players ran out of cards at the same time, so nobody is left holding any."
             ),
+            "headers": headers,
+            "rows": rows,
+        }
+    if len(losers) > 1:
+        team = tr.format_list([players[seat] for seat in sorted(losers) if seat != you])
+        if you in losers:
+            return {
+                "outcome": "lost",
+                "title": tr.gettext("Your team loses this time."),
+                "text": tr.gettext(
+                    "You play in a team with {players}, and in team play the whole team of the "
+                    "last player holding cards loses. Try again!",
+                    players=team,
+                ),
+                "headers": headers,
+                "rows": rows,
+            }
+        return {
+            "outcome": "won",
+            "title": tr.gettext("{players} lose as a team.", players=team),
+            "text": tr.gettext(
+                "In team play the whole team of the last player holding cards loses, and your "
+                "team is safe."
+            )
+            if 0 <= you < len(players)
+            else "",
             "headers": headers,
             "rows": rows,
         }

@@ -243,6 +243,12 @@ def action_label(kind: ActionKind, tr: Gettext, *, taking: bool = False) -> str:
         ActionKind.TAKE: lambda: tr.pgettext("button", "Take"),
         # TRANSLATORS: button for exchanging the lowest trump for the turned-up trump.
         ActionKind.SWAP: lambda: tr.pgettext("button", "Swap trump"),
+        # TRANSLATORS: button of the defender who passes the attack on by showing a trump of
+        # the attack's rank and keeping it (Wikipedia's “Flash”).
+        ActionKind.FLASH: lambda: tr.pgettext("button", "Show trump"),
+        # TRANSLATORS: button of a player whose dealt hand is a misdeal (all red, all black,
+        # too many of one suit): he asks for the cards to be dealt again (ru «Пересдача»).
+        ActionKind.REDEAL: lambda: tr.pgettext("button", "Ask for a new deal"),
     }
     return labels[kind]()
 

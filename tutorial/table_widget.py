@@ -32,7 +32,7 @@ _STATIC = Path(__file__).parent / "static"
 CARD_ID = re.compile(r"(10|[2-9JQKA])[CDHS]")
 """A card id in engine notation (``"10H"``, ``"QS"``); matched with ``fullmatch``."""
 ZONES = frozenset({"hand", "table", "seat"})
-ACTION_IDS = frozenset({"take", "pass", "swap", "transfer", "hint"})
+ACTION_IDS = frozenset({"take", "pass", "swap", "transfer", "flash", "redeal", "keep", "hint"})
 
 # Limits for the progress data the browser sends back from its localStorage.
 PROGRESS_MAX_CHARS = 65_536
@@ -62,7 +62,8 @@ def validate_click(content: object) -> Click | None:
     Accepted (and nothing else, no extra keys):
 
     * ``{"type": "card", "zone": "hand" | "table" | "seat", "id": "10H"}``
-    * ``{"type": "action", "id": "take" | "pass" | "swap" | "transfer"}``
+    * ``{"type": "action", "id": "take" | "pass" | "swap" | "transfer" | "flash" | "redeal"
+      | "keep" | "hint"}``
     * ``{"type": "progress", "data": {...}}``: a dict of JSON values, at most
       :data:`PROGRESS_MAX_CHARS` characters as JSON.
     """

@@ -25,7 +25,7 @@ def describe(event: Event) -> str:
     lines = {
         EventKind.DEAL: f"{who} deals {event.n} cards each",
         EventKind.TRUMP: f"trump card {cards}{kept}",
-        EventKind.FIRST_ATTACKER: f"{who} attacks first ({event.detail} {cards})".rstrip(),
+        EventKind.FIRST_ATTACKER: f"{who} attacks first ({f'{event.detail} {cards}'.strip()})",
         EventKind.BOUT_START: f"--- {who} attacks P{event.other}",
         EventKind.LEAD: f"{who} leads {cards}",
         EventKind.BEAT: f"{who} beats {format_cards(event.cards[1:], unicode=True)} "
@@ -40,6 +40,10 @@ def describe(event: Event) -> str:
         EventKind.SWAP: f"{who} swaps {cards}",
         EventKind.PLAYER_OUT: f"{who} is out, place {event.n}",
         EventKind.GAME_OVER: f"game over: {result}",
+        EventKind.FLASH: f"{who} shows the trump {cards} (kept) to pass to P{event.other}",
+        EventKind.MISDEAL: f"misdeal: {who}'s hand {cards}"
+        + (" (asked for a new deal)" if event.detail == "request" else "")
+        + f", new deal {event.n}",
     }
     return lines[kind]
 

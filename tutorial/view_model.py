@@ -69,12 +69,19 @@ class SeatView(TypedDict):
     """It is (also) this player's turn now."""
     cards: NotRequired[list[CardView]]
     """Present only when the lesson shows this hand face up."""
+    team: NotRequired[int]
+    """Team play (S0, S2): the seat's team, 0, 1 or 2 (a coloured marker)."""
+    team_label: NotRequired[str]
+    """The marker's accessible text, e.g. ``"Team 1"``; for a team-mate of the defender it
+    also says that he adds no cards in this bout."""
 
 
 class ActionButton(TypedDict):
     """A button of the table, e.g. take, done (pass), swap."""
 
-    id: Literal["take", "pass", "swap", "transfer", "hint"]
+    id: Literal["take", "pass", "swap", "transfer", "flash", "redeal", "keep", "hint"]
+    """``flash``: show the held trump to pass the attack on (S2); ``redeal``: ask for a new
+    deal (a misdealt hand); ``keep``: play the dealt cards instead (free play)."""
     label: str
     enabled: bool
     hint: NotRequired[bool]

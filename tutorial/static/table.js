@@ -153,6 +153,20 @@ function roleBadge(seat) {
   return h("span", { class: cls("dt-badge", `role-${seat.role}`) }, text(seat.role_label));
 }
 
+/** Team play: a coloured marker with the team's number; its text (also for screen readers)
+ * says which team, and for a team-mate of the defender that he adds no cards. */
+function teamMarker(seat) {
+  if (seat.team === undefined || seat.team === null) return null;
+  const team = Math.abs(Number(seat.team) || 0) % 3;
+  const label = text(seat.team_label);
+  return h(
+    "span",
+    { class: cls("dt-team", `team-${team}`), title: label || null },
+    h("span", { class: "dt-team-dot", "aria-hidden": "true" }, String(team + 1)),
+    label ? h("span", { class: "dt-sr" }, label) : null,
+  );
+}
+
 function seatHead(seat, labels) {
   const name = text(seat.name);
   return h(
@@ -165,6 +179,7 @@ function seatHead(seat, labels) {
     ),
     h("span", { class: "dt-name", title: name }, name),
     roleBadge(seat),
+    teamMarker(seat),
     seat.acting
       ? h(
           "span",
