@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from durak_core import Action, ActionKind, Phase
+from tutorial.clicks import hand_click
 from tutorial.controller import LessonController
 from tutorial.lesson_view import table_view
 from tutorial.lessons import Step, WrongAnswer
@@ -32,21 +33,23 @@ def clicks_for(controller: LessonController, action: Action) -> list[Click]:
 
     Lead and throw-in: the hand card. Beat: the hand card alone when it beats exactly one
     unbeaten card (and cannot be a transfer); otherwise the attack card on the table first,
-    then the hand card. Transfer: the hand card, then the Transfer button when the card could
-    also beat something (the controller then asks). Take, pass, swap: their buttons.
+    then the hand card. Transfer and Flash: the hand card, then the Transfer (Show trump) button
+    when the card has another legal meaning too (the controller then asks). Take, pass, swap,
+    a new deal: their buttons.
     """
     game = controller.game
     kind = action.kind
     if kind in (ActionKind.LEAD, ActionKind.THROW):
         return [_hand(action)]
-    if kind in (ActionKind.TAKE, ActionKind.PASS, ActionKind.SWAP):
+    if kind in (ActionKind.TAKE, ActionKind.PASS, ActionKind.SWAP, ActionKind.REDEAL):
         return [_button(kind.value)]
     card = action.card
     assert card is not None
     unbeaten = [a for a, d in game.table if d is None]
     beatable = [t for t in unbeaten if game.is_legal(Action.beat(action.seat, card, t))]
-    if kind is ActionKind.TRANSFER:
-        return [_hand(action), _button("transfer")] if beatable else [_hand(action)]
+    if kind is ActionKind.TRANSFER or kind is ActionKind.FLASH:
+        chosen = hand_click(game, action.seat, card).play
+        return [_hand(action)] if chosen == action else [_hand(action), _button(kind.value)]
     assert kind is ActionKind.BEAT and action.target is not None
     transfer = Action.transfer(action.seat, card)
     if beatable == [action.target] and not game.is_legal(transfer):
@@ -81,13 +84,18 @@ class WalkRecord:
 FEEDBACK_KIND = {"illegal": "error", "detour": "detour", "costly": "costly"}
 
 
-def _check_reachable(controller: LessonController, click: Click) -> None:
+def _check_reachable(controller: LessonController, click: Click, *, wrong: bool = False) -> None:
     """The click targets something the table shows: a card in the learner's hand, an attack
-    card the learner may select, or a button that is there and enabled."""
+    card the learner may select, or a button that is there and enabled. A wrong answer may
+    press a button shown as unavailable (``aria-disabled``, not ``disabled``: the click still
+    reaches the controller, which says why, e.g. a new deal for a hand that is no misdeal)."""
     view = table_view(controller)
     if click["type"] == "action":
         buttons = {b["id"]: b["enabled"] for b in view["actions"]}
-        assert buttons.get(click["id"]), f"no enabled {click['id']!r} button: {view['actions']}"
+        if wrong:
+            assert click["id"] in buttons, f"no {click['id']!r} button: {view['actions']}"
+        else:
+            assert buttons.get(click["id"]), f"no enabled {click['id']!r} button: {view['actions']}"
     elif click.get("zone") == "hand":
         assert click["id"] in [c["id"] for c in view["hand"]], f"{click['id']} is not in the hand"
     else:
@@ -95,9 +103,9 @@ def _check_reachable(controller: LessonController, click: Click) -> None:
         assert click["id"] in selectable, f"{click['id']} can't be selected: {selectable}"
 
 
-def _click_all(controller: LessonController, clicks: list[Click]) -> None:
+def _click_all(controller: LessonController, clicks: list[Click], *, wrong: bool = False) -> None:
     for click in clicks:
-        _check_reachable(controller, click)
+        _check_reachable(controller, click, wrong=wrong)
         controller.click(click)
 
 
@@ -138,7 +146,7 @@ def complete(
             for answer in clickable[: len(clickable) if every_wrong else int(wrong)]:
                 assert answer.play.seat == controller.you
                 before = len(controller.game.history)
-                _click_all(controller, clicks_for(controller, answer.play))
+                _click_all(controller, clicks_for(controller, answer.play), wrong=True)
                 message = controller.message
                 kind = FEEDBACK_KIND[answer.feedback]
                 assert message is not None and message[0] == kind, (step, message)

@@ -220,6 +220,22 @@ def test_transfer_and_swap_claims() -> None:
     assert _check(data) is None
 
 
+def test_flash_counts_as_passing_the_attack_on() -> None:
+    """S2's Flash: showing a trump passes the attack on too, so "no transfer" and "must take"
+    are false while a trump of the attack's rank may be shown, even when laying a card down
+    would not fit (Ana holds one card: room to show, none to lay down)."""
+    flash = {"transfer": True, "flash": True}
+    base = {"hands": ["7C", "9S 8C"], "table": [["9H", ""]], "rules": flash}
+    assert "engine allows 1:!9S" in str(_check(_lesson(["no_transfer"], **base)))
+    base["rules"] = {"transfer": True}
+    assert _check(_lesson(["no_transfer"], **base)) is None
+    shown = {"hands": ["7C", "9S 8C"], "table": [["9H", ""]], "rules": flash, "flashed": "9S"}
+    assert _check(_lesson(["no_transfer", "refused 1:!9S flash_already_shown"], **shown)) is None
+    hearts = {"hands": ["7C 10C QD", "9D 8C"], "table": [["9H", ""]], "rules": flash}
+    assert _check(_lesson(["refused 1:!9D flash_not_trump", "must_take"], **hearts)) is not None
+    assert _check(_lesson(["refused 1:!9D flash_not_trump"], **hearts)) is None
+
+
 def test_a_claim_that_says_nothing_here_is_refused() -> None:
     """ "Nothing to add" while it is not the learner's turn to add proves nothing."""
     error = _check(_lesson(["no_throw"], hands=["7C 10C", "8C 7D"], table=DEFENDING))

@@ -470,3 +470,34 @@ def test_a_wrong_answer_to_a_question_has_no_not_allowed_label() -> None:
     ctl.answer_question(next(i for i, c in enumerate(step.choices) if not c.correct))
     message = table_view(ctl)["message"]
     assert message is not None and message["kind"] == "error" and "label" not in message
+
+
+@pytest.mark.parametrize("lang", ["es", "en", "ru"])
+def test_the_index_groups_the_core_game_and_the_variants_under_headings(lang: str) -> None:
+    """Lessons 1-10 under "The core game"; the later lessons and the house-rules page under
+    "House rules and variants"; the full game and the sources last. Each group has an h2
+    under the page's h1, in the page's language, and switching language rewords them."""
+    from tutorial.index_page import VARIANTS_FROM, IndexApp
+
+    app = IndexApp(lang)
+    tr = translator(lang)
+    core = [entry["order"] for entry in app.core.view["lessons"]]
+    variants = [entry["order"] for entry in app.variants.view["lessons"]]
+    assert core == list(range(1, VARIANTS_FROM)) == list(range(1, 11))
+    assert variants == [lesson.order for lesson in LESSONS if lesson.order >= VARIANTS_FROM]
+    assert variants == [11, 12, 13, 14]
+    assert [extra["page"] for extra in app.variants.view["extras"]] == ["house-rules"]
+    assert app.list.view["lessons"] == []
+    assert [extra["page"] for extra in app.list.view["extras"]] == ["play", "sources"]
+    assert "reset" in app.list.view and "reset" not in app.core.view
+    headings = [app.core_heading.value, app.variants_heading.value, app.more_heading.value]
+    titles = ["The core game", "House rules and variants", "Beyond the lessons"]
+    for heading, title in zip(headings, titles, strict=True):
+        assert heading.startswith("<h2") and heading.endswith("</h2>")
+        assert tr.gettext(title) in heading
+        if lang != "en":
+            assert title not in heading
+    other = "en" if lang != "en" else "ru"
+    app.i18n.set_language(other)
+    assert translator(other).gettext("The core game") in app.core_heading.value
+    assert app.variants.view["lang"] == other

@@ -1,12 +1,16 @@
-"""The index page: language menu, the lessons with their stars and what each teaches, and the
-house-rules and full-game pages. A notebook shows it with ``page("index")``
-(:mod:`tutorial.pages`)."""
+"""The index page: language menu, the lessons with their stars and what each teaches, in two
+groups under their headings ("The core game", lessons 1–10; "House rules and variants", the
+later lessons and the house-rules page), then the full-game and sources pages. A notebook
+shows it with ``page("index")`` (:mod:`tutorial.pages`)."""
 
 from __future__ import annotations
 
+from html import escape
 from pathlib import Path
+from typing import Any, Final
 
 import anywidget
+import ipywidgets as w
 from traitlets import Dict
 
 from .bridge import PageBridge
@@ -14,9 +18,20 @@ from .lessons import Lesson, load_lessons
 from .names import Term, term
 from .page import BridgedPage, title_html
 
-__all__ = ["IndexApp", "LessonList", "notebook_name", "page_name"]
+__all__ = ["VARIANTS_FROM", "IndexApp", "LessonList", "notebook_name", "page_name"]
 
 _STATIC = Path(__file__).resolve().parent / "static"
+
+VARIANTS_FROM: Final = 11
+"""Lessons from this ``order`` on teach house rules and variants (teams, matches, the misdeal,
+Flash); the ones before, the core game."""
+
+# A list with no lessons (the last group holds only links) draws an empty <ol>: hide it, so
+# that assistive technology doesn't announce an empty list.
+_STYLE: Final = (
+    ".durak-index-list:empty { display: none; }"
+    ".durak-index-group { margin: 18px 0 10px; font-size: 1.2rem; line-height: 1.25; }"
+)
 
 
 def page_name(lesson: Lesson) -> str:
@@ -43,10 +58,37 @@ class IndexApp(BridgedPage):
     def __init__(self, language: str | None = None, *, bridge: PageBridge | None = None) -> None:
         self._start_page(language, bridge)
         self.lessons = load_lessons()
+        self.core_heading = w.HTML()
+        self.core = LessonList()
+        self.variants_heading = w.HTML()
+        self.variants = LessonList()
+        self.more_heading = w.HTML()
         self.list = LessonList()
-        self._build_page(self.list)
+        """The last group: the full-game and sources pages, and "Reset my stars"."""
+        self._build_page(
+            self.core_heading,
+            self.core,
+            self.variants_heading,
+            self.variants,
+            self.more_heading,
+            self.list,
+            style=_STYLE,
+        )
         self.render()
         self._finish_page()
+
+    def _lesson_entry(self, lesson: Lesson) -> dict[str, Any]:
+        tr = self.i18n
+        return {
+            "id": lesson.id,
+            "order": lesson.order,
+            "title": tr.gettext(lesson.title),
+            "summary": tr.gettext(lesson.summary),
+            "teaches": [tr.gettext(t) for t in lesson.teaches],
+            "page": page_name(lesson),
+            # TRANSLATORS: {n} is replaced in the browser by the stars earned (1–3).
+            "stars_label": tr.gettext("Best result: {n} of 3 stars"),
+        }
 
     def render(self) -> None:
         tr = self.i18n
@@ -57,21 +99,31 @@ class IndexApp(BridgedPage):
         )
         self.heading.value = title_html(title, intro)
         self.language.description = term(Term.LANGUAGE, tr)
-        self.list.view = {
+        not_done = tr.gettext("Not done yet")
+        # TRANSLATORS: heading of the index's first group of lessons (1–10): the rules
+        # everybody plays by.
+        self.core_heading.value = _group_heading(tr.gettext("The core game"), "core")
+        self.core.view = {
             "lang": tr.language,
-            "not_done": tr.gettext("Not done yet"),
+            "not_done": not_done,
             "lessons": [
-                {
-                    "id": lesson.id,
-                    "order": lesson.order,
-                    "title": tr.gettext(lesson.title),
-                    "summary": tr.gettext(lesson.summary),
-                    "teaches": [tr.gettext(t) for t in lesson.teaches],
-                    "page": page_name(lesson),
-                    # TRANSLATORS: {n} is replaced in the browser by the stars earned (1–3).
-                    "stars_label": tr.gettext("Best result: {n} of 3 stars"),
-                }
+                self._lesson_entry(lesson)
                 for lesson in self.lessons
+                if lesson.order < VARIANTS_FROM
+            ],
+        }
+        # TRANSLATORS: heading of the index's second group: lessons on optional rules and
+        # variants (teams, matches, the misdeal, Flash) and the house-rules page.
+        self.variants_heading.value = _group_heading(
+            tr.gettext("House rules and variants"), "variants"
+        )
+        self.variants.view = {
+            "lang": tr.language,
+            "not_done": not_done,
+            "lessons": [
+                self._lesson_entry(lesson)
+                for lesson in self.lessons
+                if lesson.order >= VARIANTS_FROM
             ],
             "extras": [
                 {
@@ -82,6 +134,16 @@ class IndexApp(BridgedPage):
                         "refused under the other."
                     ),
                 },
+            ],
+        }
+        # TRANSLATORS: heading of the index's last group: playing a whole game, and the
+        # page about the sources.
+        self.more_heading.value = _group_heading(tr.gettext("Beyond the lessons"), "more")
+        self.list.view = {
+            "lang": tr.language,
+            "not_done": not_done,
+            "lessons": [],
+            "extras": [
                 {
                     "page": "play",
                     "title": tr.gettext("Play a whole game"),
@@ -110,3 +172,8 @@ class IndexApp(BridgedPage):
                 "failed": tr.gettext("This browser did not let the page delete the stars."),
             },
         }
+
+
+def _group_heading(text: str, key: str) -> str:
+    """A group's heading on the index: an ``h2`` under the page's ``h1``."""
+    return f"<h2 class='durak-index-group' id='durak-index-{key}'>{escape(text)}</h2>"

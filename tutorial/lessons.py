@@ -180,7 +180,8 @@ class Claim:
 
     Written in a step's ``claims`` list: ``"no_throw"`` (nothing to add), ``"no_beat"``
     (nothing beats any unbeaten card), ``"cannot_beat_all"`` (the unbeaten cards can't all be
-    beaten), ``"no_transfer"``, ``"no_swap"``, ``"must_take"`` (taking is the only way out),
+    beaten), ``"no_transfer"`` (no passing the attack on, by laying a card down or, in S2's
+    Flash, by showing a trump), ``"no_swap"``, ``"must_take"`` (taking is the only way out),
     each about the learner or, with a seat prefix (``"2:must_take"``), about that seat;
     ``"only 1:QS/9S"``: the listed actions are exactly the legal moves of their seat and kind
     (for a beat, against that attack card); and ``"refused 2:+QD cap_reached"``: the engine
@@ -813,10 +814,11 @@ def _check_claim(game: Game, claim: Claim, you: int, where: str) -> None:
             claim=text,
             seat=seat,
         )
+    # passing the attack on includes showing a trump (S2's Flash)
     kinds = {
         "no_beat": (ActionKind.BEAT,),
-        "no_transfer": (ActionKind.TRANSFER,),
-        "must_take": (ActionKind.BEAT, ActionKind.TRANSFER),
+        "no_transfer": (ActionKind.TRANSFER, ActionKind.FLASH),
+        "must_take": (ActionKind.BEAT, ActionKind.TRANSFER, ActionKind.FLASH),
     }.get(claim.name, ())
     found = [a for a in legal if a.kind in kinds]
     if found:
