@@ -19,7 +19,9 @@ Each :class:`Event` has a kind and a few fields whose meaning depends on the kin
 - ``swap``: seat, cards = (lowest trump, turned-up card), other = the seat that gave the
   turned-up card, or None when it lay under the stock.
 - ``player_out``: seat, n = place in the order of going out (1 = first).
-- ``game_over``: seat = the durak or None; detail ``"durak"`` or ``"draw"``.
+- ``game_over``: seat = the durak or None; detail ``"durak"``, ``"draw"``, ``"team"`` (his
+  whole team loses, S0/S2) or ``"previous_durak"`` (everybody emptied at once and, with no
+  draws, the previous durak stays durak, S0).
 - ``flash``: seat, cards = (the trump shown, kept in his hand), other = the new defender.
 - ``misdeal``: seat = a player whose dealt hand calls for a new deal (C20), cards = that
   hand, n = the how-manieth new deal; detail ``"request"`` when he asked for it; the cards

@@ -295,7 +295,14 @@ class Transitions(Generation):
                 elif not self.rules.allow_draw:
                     s.durak = self.previous_durak
                 if record:
-                    detail = "durak" if s.durak is not None else "draw"
+                    if s.durak is None:
+                        detail = "draw"
+                    elif not remaining:
+                        detail = "previous_durak"  # all empty at once, no draws (S0)
+                    elif self._team is not None and self.rules.team_end is TEAM_LOSES:
+                        detail = "team"  # his whole team loses (S0, S2)
+                    else:
+                        detail = "durak"
                     events.append(new_event((EV_GAME_OVER, s.durak, NO_CARDS, None, 0, detail)))
                 return
         if defended:

@@ -245,6 +245,8 @@ EVENT_VARIANTS: list[Event] = [
     Event(EventKind.DRAW, 1, (), n=3),
     Event(EventKind.SWAP, 1, (c("6H"), c("AH")), other=2),
     Event(EventKind.GAME_OVER, None, detail="draw"),
+    Event(EventKind.GAME_OVER, 1, detail="team"),
+    Event(EventKind.GAME_OVER, 1, detail="previous_durak"),
 ]
 
 ALL_REFUSALS = [*REFUSALS.values(), *REFUSAL_VARIANTS]

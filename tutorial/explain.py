@@ -1111,7 +1111,30 @@ def _game_over_event(sp: _Speaker, e: Event) -> str:
             "Game over: everybody ran out of cards at the same time, so there is no durak. "
             "It's a draw."
         )
-    if sp.is_you(e.seat):
+    you = sp.is_you(e.seat)
+    if e.detail == "previous_durak":
+        if you:
+            return sp.tr.gettext(
+                "Game over: everybody ran out of cards at the same time. Under these rules "
+                "that is no draw: you were the durak of the last game, so you stay durak."
+            )
+        return sp.tr.gettext(
+            "Game over: everybody ran out of cards at the same time. Under these rules that "
+            "is no draw: {player} was the durak of the last game and stays durak.",
+            player=sp.name(e.seat),
+        )
+    if e.detail == "team":
+        if you:
+            return sp.tr.gettext(
+                "Game over: only your team still holds cards, so your whole team loses; you "
+                "are its durak."
+            )
+        return sp.tr.gettext(
+            "Game over: only {player}'s team still holds cards, so that whole team loses; "
+            "{player} is its durak.",
+            player=sp.name(e.seat),
+        )
+    if you:
         return sp.tr.gettext(
             "Game over: you are the last one with cards, so you are the durak this time."
         )
