@@ -3,6 +3,9 @@
 // pages keep the learner's progress. Links go to `<page>.ipynb?lang=..` on Voilà and to
 // `<page>.html?lang=..` on the static (Voici) site, whose pages end in .html.
 const STORAGE_KEY = "durak-explainer:progress:v1";
+/** Fired on this window when this page changed the stored progress: the page's other lesson
+ * lists redraw (a `storage` event only reaches the *other* windows). */
+const CHANGED = "durak-explainer:progress-changed";
 
 /** Whether `progress` holds at least one star. */
 function hasStars(progress) {
@@ -83,6 +86,7 @@ function resetControl(view, progress, ui, redraw) {
       ui.status = clearProgress() ? "done" : "failed";
       ui.focus = ".durak-index-reset-status";
       redraw();
+      globalThis.dispatchEvent(new Event(CHANGED));
     });
     ask.addEventListener("keydown", (event) => {
       if (event.key === "Escape") keep.click();
@@ -160,10 +164,12 @@ export default {
     const redraw = () => draw(model, root, ui, redraw);
     model.on("change:view", redraw);
     globalThis.addEventListener("storage", redraw);
+    globalThis.addEventListener(CHANGED, redraw);
     redraw();
     return () => {
       model.off("change:view", redraw);
       globalThis.removeEventListener("storage", redraw);
+      globalThis.removeEventListener(CHANGED, redraw);
     };
   },
 };
