@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from durak_core import Action, EventKind, Game, Rank, RecordError, Rules
+from durak_core import Action, EventKind, Game, Rank, RecordError, Rules, make_deck
 from durak_core.match import (
     MATCH_FORMAT,
     GameResult,
@@ -27,7 +27,7 @@ from durak_core.match import (
 )
 from durak_core.rules import MatchScoring
 
-from .helpers import cards
+from .helpers import cards, check_invariants
 
 MATCHES = Path(__file__).parent / "data" / "matches"
 FIXTURES = {
@@ -54,10 +54,13 @@ def fixture(name: str) -> Match:
 
 
 def play_out(game: Game, rng: random.Random, limit: int | None = None) -> None:
-    """Random legal actions until the game is over (or ``limit`` actions)."""
+    """Random legal actions until the game is over (or ``limit`` actions), checking after
+    every one that every card is in exactly one place (the invariants of random play)."""
+    universe = make_deck(game.rules.deck_size)
     n = 0
     while game.outcome is None and (limit is None or n < limit):
         game.play(rng.choice(list(game.legal_actions())))
+        check_invariants(game, universe)
         n += 1
 
 
