@@ -11,6 +11,7 @@ answers each attack card, then the attackers add or pass).
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,7 +22,8 @@ import pytest
 from comm.base_comm import BaseComm
 
 from durak_core import Action, ActionKind, Card, Game, Rules, observe
-from durak_core.bots import PIMCBot, next_seat
+from durak_core.bots import HeuristicBot, PIMCBot, next_seat
+from durak_core.rules import MatchScoring, Misdeal, MisdealMode, NextGameStart, Teams
 from tests.helpers import press
 from tests.lesson_clicks import clicks_for
 from tests.test_hidden_info import CARD_TOKEN, strings
@@ -30,22 +32,34 @@ from tutorial.app import LessonApp
 from tutorial.controller import LessonController
 from tutorial.free_play_view import QUICK_FACTOR, Pacer, default_pace
 from tutorial.game_page import (
+    HOUSE_RULES,
+    MATCHES,
     MIN_COST,
     RESUME_KEY_ENV,
+    Deal,
     GameApp,
     Mistake,
     PlayController,
+    _valid_deal,
     describe_action,
+    house_rule_description,
+    house_rule_name,
     level_description,
     level_name,
+    match_description,
+    match_name,
+    page_rules,
+    past_digest,
     review,
     review_html,
     score_decision,
+    seal_deal,
 )
 from tutorial.i18n import I18n
 from tutorial.lesson_view import table_view
-from tutorial.names import card_short
+from tutorial.names import card_short, rank_name
 from tutorial.opponent import PAGE_LEVELS
+from tutorial.page import escape
 from tutorial.view_model import Click
 
 PACE = 0.7
@@ -729,3 +743,371 @@ def test_the_computers_thinking_counts_in_its_pause(
     assert action is not None
     base = PACE * (QUICK_FACTOR if action.kind is ActionKind.PASS else 1.0)
     assert loop.pending[-1][0] == pytest.approx(max(0.0, base - 0.25))
+
+
+# ------------------------------------- house rules and matches (S0: teams, three losses; S2)
+
+
+def finish_game(app: GameApp, rng: random.Random) -> None:
+    """The learner plays random legal moves (the computer moves at once) to the game's end."""
+    c = app.play
+    for _ in range(400):
+        if c.game.outcome is not None:
+            return
+        learner_plays(app, rng)
+    raise AssertionError("the game does not end")
+
+
+def test_the_house_rules_and_matches_have_a_name_and_a_line_in_every_language() -> None:
+    english = I18n("en")
+    for lang in ("es", "en", "ru"):
+        tr = I18n(lang)
+        names = [house_rule_name(name, tr) for name in HOUSE_RULES]
+        lines = [house_rule_description(name, tr) for name in HOUSE_RULES]
+        matches = [match_name(m, tr) for m in MATCHES]
+        about = [match_description(m, tr) for m in MATCHES]
+        for texts in (names, lines, matches, about):
+            assert len(set(texts)) == len(texts) and all(texts)
+        # each line names its source: wikiHow (S0) or Wikipedia (S2), never translated
+        assert "wikiHow" in lines[0] and "Wikipedia" in lines[0]
+        assert all("Wikipedia" in line for line in lines[1:])
+        assert "wikiHow" in about[1] and "Wikipedia" in about[2]
+        if lang != "en":
+            assert names != [house_rule_name(n, english) for n in HOUSE_RULES]
+            assert lines != [house_rule_description(n, english) for n in HOUSE_RULES]
+            assert matches != [match_name(m, english) for m in MATCHES]
+            assert about != [match_description(m, english) for m in MATCHES]
+
+
+def test_the_house_rules_change_the_presets_rules() -> None:
+    rules = page_rules("wikipedia", teams=True, flash=True, misdeal=True, match="three_losses")
+    base = Rules.preset("wikipedia")
+    assert rules.differences(base).keys() == {
+        "teams",
+        "transfer",
+        "flash",
+        "misdeal",
+        "misdeal_mode",
+        "match_scoring",
+    }  # S2's preset already leads a later game from the durak's left
+    assert (rules.teams, rules.flash, rules.transfer) == (Teams.TWO_V_TWO, True, True)
+    assert (rules.misdeal, rules.misdeal_mode) == (Misdeal.FOUR_OF_A_SUIT, MisdealMode.ON_REQUEST)
+    classic = page_rules("classic", match="epaulette_ladder")
+    assert classic.next_game_start is NextGameStart.LEFT_OF_DURAK
+    assert classic.match_scoring is MatchScoring.EPAULETTE_LADDER
+    assert page_rules("classic") == Rules.preset("classic")
+
+
+def test_the_switches_on_the_page_deal_with_them() -> None:
+    app = GameApp(players=2, language="en", seed=1, pace=0, level="newcomer")
+    assert [box.value for box in app.house.values()] == [False, False, False]
+    assert app.match.value == "single" and [v for _, v in app.match.options] == list(MATCHES)
+    assert "Wikipedia" in app.house_about["flash"].value and app.match_about.value
+    app.teams.value = True
+    assert app.players.options == (("A computer partner and two computer opponents", 4),)
+    assert "Your partner is Bruno" in app.house_about["teams"].value
+    app.flash.value = app.misdeal.value = True
+    app.new_game()
+    rules = app.play.game.rules
+    assert app.play.game.players == 4 and rules == page_rules(
+        "classic", teams=True, flash=True, misdeal=True
+    )
+    app.mode.value = "hotseat"  # hot-seat: four people, no computer partner
+    assert app.players.options == (("4 players", 4),)
+    assert "Your partner" not in app.house_about["teams"].value
+    app.i18n.set_language("ru")
+    assert (
+        app.teams.description
+        == I18n("ru").gettext("Teams: two against two")
+        != ("Teams: two against two")
+    )
+    assert app.match.description == "Серия"
+
+
+def test_a_teams_game_with_a_computer_partner_names_the_losing_team() -> None:
+    """S0, S2: partners sit opposite (you and Bruno against Ana and Diana); the last player
+    holding cards makes his whole team lose."""
+    for seed in range(20):
+        app = GameApp(language="en", seed=seed, pace=0, level="newcomer", teams=True)
+        c = app.play
+        assert c.game.players == 4 and c.game.rules.teams is Teams.TWO_V_TWO
+        assert c.names(c.i18n) == ["You", "Ana", "Bruno", "Diana"]
+        finish_game(app, random.Random(seed))
+        assert any(a.seat == 2 for a in c.game.history)  # the partner plays by itself
+        outcome = c.game.outcome
+        assert outcome is not None
+        if outcome.durak is None:
+            continue  # a draw: try another deal
+        result = app.free_play.panel.result.value
+        if outcome.durak in (0, 2):
+            assert set(outcome.losers) == {0, 2}
+            assert "Your team loses this time." in result and "Bruno" in result
+        else:
+            assert set(outcome.losers) == {1, 3}
+            assert "Ana and Diana lose as a team." in result
+        assert app.standings.value == ""  # one game: no standings
+        assert app.free_play.panel.again.description == "New game"
+        return
+    raise AssertionError("20 team games in a row were draws")
+
+
+def test_a_three_losses_match_is_played_game_after_game() -> None:
+    """S0: the durak three times loses the match; the durak deals the next game, the player
+    on his left leads (S0, S2)."""
+    app = GameApp(players=3, language="en", seed=7, pace=0, level="newcomer")
+    app.match.value = "three_losses"
+    app.new_game()
+    c = app.play
+    panel = app.free_play.panel
+    assert app.restart.layout.display == "none"  # a match's game counts as it was played
+    rng = random.Random(7)
+    for number in range(1, 40):
+        finish_game(app, rng)
+        match = app.match_state
+        assert match is not None and len(match.games) == number
+        assert match.game.history == c.game.history  # the match follows the table
+        standings = app.standings.value
+        assert f"To three losses: standings after game {number}" in standings
+        for standing, name in zip(match.standings(), c.names(c.i18n), strict=True):
+            losses = f"{standing.losses} loss" + ("" if standing.losses == 1 else "es")
+            assert f"<th scope='row'>{name}</th><td>{losses}</td>" in standings
+        if match.finished:
+            break
+        durak = c.game.outcome.durak  # type: ignore[union-attr]
+        assert panel.again.description == "Next game"
+        if durak is not None:
+            assert f"{c.names(c.i18n)[durak]} deals as the durak" in standings or (
+                "you deal as the durak" in standings
+            )
+        press(panel.again)
+        assert c.game.outcome is None or c.game.history
+        if durak is not None:
+            origin = c.game.origin
+            assert origin["dealer"] == durak and origin["previous_durak"] == durak
+            assert c.lesson.position["attacker"] == (durak + 1) % 3  # the durak's left leads
+    else:
+        raise AssertionError("the match does not end")
+    loser = match.loser
+    assert loser is not None and max(match.scores()) == 3 == match.scores()[loser]
+    name = "you lose the match" if loser == 0 else f"{c.names(c.i18n)[loser]} loses the match"
+    assert f"Match over: {name}." in app.standings.value
+    assert panel.again.description == "New game"
+    press(panel.again)  # a new match
+    again = app.match_state
+    assert again is not None and again is not match and len(again.games) == 1
+
+
+def test_a_teams_match_counts_losses_per_team() -> None:
+    app = GameApp(language="en", seed=3, pace=0, level="newcomer", teams=True, match="three_losses")
+    finish_game(app, random.Random(1))
+    standings = app.standings.value
+    assert "<th scope='col'>Team</th>" in standings
+    assert "You and Bruno" in standings and "Ana and Diana" in standings
+    match = app.match_state
+    assert match is not None and len(match.standings()) == 2
+
+
+def test_the_epaulette_standings_in_every_language() -> None:
+    """S2: the ladder: epaulettes won and the rank that must finish a side next."""
+    app = GameApp(players=2, language="en", seed=5, pace=0, level="newcomer")
+    app.match.value = "epaulette_ladder"
+    app.new_game()
+    finish_game(app, random.Random(2))
+    match = app.match_state
+    assert match is not None
+    for lang in ("es", "en", "ru"):
+        tr = I18n(lang)
+        html = app.standings_html(tr)
+        title = tr.gettext(
+            "{match}: standings after game {n}",
+            match=tr.pgettext("match", "Epaulettes"),
+            n=1,
+        )
+        assert title in html
+        for header in ("Losses", "Epaulettes", "Next epaulette"):
+            assert f"<th scope='col'>{tr.pgettext('standings', header)}</th>" in html
+        for standing in match.standings():
+            assert tr.ngettext("{n} loss", "{n} losses", standing.losses) in html
+            assert tr.ngettext("{n} epaulette", "{n} epaulettes", standing.ladder) in html
+            assert standing.next_rank is not None
+            assert rank_name(standing.next_rank, tr) in html
+        if lang != "en":
+            assert html != app.standings_html(I18n("en"))
+    ru = I18n("ru")
+    assert [ru.ngettext("{n} loss", "{n} losses", n) for n in (1, 2, 5)] == [
+        "1 поражение",
+        "2 поражения",
+        "5 поражений",
+    ]
+    assert [ru.ngettext("{n} epaulette", "{n} epaulettes", n) for n in (1, 3, 11)] == [
+        "1 погон",
+        "3 погона",
+        "11 погонов",
+    ]
+    es = I18n("es")
+    assert es.ngettext("{n} loss", "{n} losses", 2) == "2 derrotas"
+    app.i18n.set_language("ru")
+    assert "Серия" in app.match.description and "Следующ" in app.standings.value
+
+
+def test_a_match_resumes_with_its_house_rules_and_finished_games(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(RESUME_KEY_ENV, "a server secret")
+    first = GameApp(
+        language="en",
+        seed=11,
+        pace=0,
+        level="newcomer",
+        teams=True,
+        flash=True,
+        misdeal=True,
+        match="three_losses",
+    )
+    rng = random.Random(4)
+    finish_game(first, rng)
+    press(first.free_play.panel.again)  # game 2
+    for _ in range(3):
+        if first.play.learner_actions():
+            learner_plays(first, rng)
+    state = json.loads(json.dumps(first.resume_state()))
+    assert set(state) == {"deal", "game", "past"} and len(state["past"]) == 1
+    assert "11" not in state["deal"]
+    again = GameApp(language="en", pace=0)
+    assert again.resume(state)
+    assert again.play.game.history == first.play.game.history
+    assert again.play.game.rules == first.play.game.rules
+    assert table_view(again.play) == table_view(first.play)
+    assert [b.value for b in again.house.values()] == [True, True, True]
+    assert again.match.value == "three_losses" and again.players.value == 4
+    resumed, original = again.match_state, first.match_state
+    assert resumed is not None and original is not None
+    assert resumed.results[:1] == original.results[:1] and len(resumed.games) == 2
+    assert again.resume_state() == state  # resumable again, the same way
+    # forged: other finished games, none, or a match's moves for a single game
+    game = state["game"]
+    past = state["past"]
+    forged_past = [past[0][:-1]]
+    for bad in (
+        {**state, "past": forged_past},
+        {**state, "past": []},
+        {"deal": state["deal"], "game": game},
+        {**state, "past": "x"},
+        {**state, "past": [[5]]},
+    ):
+        assert not again.resume(bad), bad
+        assert again.play.game.history == first.play.game.history
+    single = GameApp(language="en", seed=2, pace=0)
+    assert not single.resume({**single.resume_state(), "past": []})
+
+
+def test_forged_house_rules_and_matches_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(RESUME_KEY_ENV, "a server secret")
+    app = GameApp(seed=5, language="en", pace=0)
+    history = list(app.play.game.history)
+    game = app.play.resume_state()
+    base = {"seed": 1, "players": 2, "preset": "classic", "level": "newcomer"}
+    digest = past_digest([])
+    forged = [
+        {**base, "teams": True},  # teams are four players
+        {**base, "players": 4, "teams": 1},
+        {**base, "flash": "yes"},
+        {**base, "misdeal": None},
+        {**base, "match": "best_of_five", "past": digest},
+        {**base, "match": "three_losses"},  # a match names its finished games
+        {**base, "match": "three_losses", "past": "not a digest"},
+        {**base, "match": "three_losses", "past": digest.upper()},
+        {**base, "past": digest},  # one game has no past
+        {**base, "extra": True},
+    ]
+    for deal in forged:
+        assert _valid_deal(deal) is None, deal
+        state: dict[str, Any] = {"deal": seal_deal(deal), "game": game}
+        if "match" in deal:
+            state["past"] = []
+        assert not app.resume(state), deal
+        assert list(app.play.game.history) == history
+    # the old deals (before the house rules) still resume, and every new field round-trips
+    assert _valid_deal(base) == Deal(1, 2, "classic", "newcomer")
+    full = Deal(9, 4, "wikipedia", "strong", True, True, True, "epaulette_ladder", digest)
+    assert _valid_deal(full.sealed()) == full
+    sealed = seal_deal(full.sealed())
+    assert sealed is not None and len(sealed) <= 400  # the sealed token's limit
+
+
+def test_same_deal_again_is_not_offered_in_a_match() -> None:
+    app = GameApp(players=2, language="en", seed=4, pace=0, match="three_losses")
+    c = app.play
+    learner_plays(app, random.Random(0))
+    history = c.game.history
+    app.restart_lesson()  # a forged click on the hidden button
+    assert c.game.history == history
+    app.match.value = "single"
+    app.new_game()
+    assert app.restart.layout.display == "" and app.match_state is None
+
+
+def test_the_flash_and_misdeal_switches_are_playable_on_the_page() -> None:
+    """S2: with "Transfer with Flash" the table offers "Show trump"; with "Misdeal: ask for a
+    new deal" a misdealt hand gets "Ask for a new deal" and "Keep these cards"."""
+    flashed = redealt = False
+    for seed in range(60):
+        if not redealt:
+            app = GameApp(players=3, language="en", seed=seed, pace=0, misdeal=True)
+            c = app.play
+            if c.may_keep_deal():
+                ids = [a["id"] for a in table_view(c)["actions"] if a["enabled"]]
+                assert "redeal" in ids and "keep" in ids
+                click(app, {"type": "action", "id": "redeal"})
+                assert Action.redeal(c.you) in c.game.history
+                redealt = True
+        if not flashed:
+            app = GameApp(players=3, language="en", seed=seed, pace=0, flash=True)
+            c = app.play
+            c.bot, c.scoring = HeuristicBot(), False  # quick: only the switch is tested
+            rng = random.Random(seed)
+            while c.game.outcome is None and not flashed:
+                flash = [a for a in c.learner_actions() if a.kind is ActionKind.FLASH]
+                if not flash:
+                    learner_plays(app, rng)
+                    continue
+                clicks = clicks_for(c, flash[0])
+                for content in clicks[:-1]:
+                    click(app, content)
+                assert "flash" in [a["id"] for a in table_view(c)["actions"]]
+                before = len(c.game.history)
+                click(app, clicks[-1])
+                assert c.game.history[before] == flash[0]
+                flashed = True
+        if flashed and redealt:
+            return
+    raise AssertionError(f"no Flash ({flashed}) or no misdeal ({redealt}) in 60 deals")
+
+
+def test_a_new_epaulette_is_announced_in_the_standings() -> None:
+    """S2: a durak finished off with a six (the rank his side needed) gets an epaulette."""
+    for seed in range(80):
+        app = GameApp(players=2, language="en", seed=seed, pace=0, match="epaulette_ladder")
+        c = app.play
+        c.bot, c.scoring = HeuristicBot(), False  # quick: only the standings are tested
+        finish_game(app, random.Random(seed))
+        match = app.match_state
+        assert match is not None
+        needed, got = match.score().ladder[-1]
+        if not got:
+            assert "durak-epaulette" not in app.standings.value
+            continue
+        loser = match.results[-1].losers[0]
+        for lang in ("en", "ru"):
+            tr = I18n(lang)
+            assert needed is not None and rank_name(needed, tr) in app.standings_html(tr)
+            side = c.names(tr)[loser]
+            text = tr.gettext(
+                "New epaulette for {side}: the last attack held the rank needed ({rank}).",
+                side=side,
+                rank=rank_name(needed, tr),
+            )
+            assert escape(text) in app.standings_html(tr)
+        assert "1 epaulette" in app.standings.value
+        return
+    raise AssertionError("no epaulette in 80 games")

@@ -1153,7 +1153,7 @@ def test_no_draw_the_previous_durak_stays_durak_s0_item69() -> None:
     play(game, "0:8C 1:10C/8C")
     assert game.outcome is not None
     assert game.outcome.durak == 1
-    assert game.events[-1] == Event(EventKind.GAME_OVER, 1, detail="durak")
+    assert game.events[-1] == Event(EventKind.GAME_OVER, 1, detail="previous_durak")
 
 
 @pytest.mark.parametrize(

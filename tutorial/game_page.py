@@ -12,24 +12,37 @@ hides every hand ("Pass the device to Bruno"); after the tap only the acting pla
 face up. While the cover is up the table widget's state holds no card of any hand, and the
 move log never records refused tries (they would name a card still in that hand).
 
-Resume after a lost connection carries the deal (seed, players, rules, level) so the same game
-goes on. The seed would reveal every hidden card, so it never reaches the browser in the
-clear: it is sealed (encrypted and authenticated) with the server's key,
-``DURAK_RESUME_KEY`` in the kernel's environment. Without a key (e.g. the static site) the
-page does not offer its deal for resuming, and a resumed page deals anew. A hot-seat game is
-not resumable.
+House rules on top of the chosen preset (:data:`HOUSE_RULES`): two against two (S0, S2:
+you and the computer opposite are partners), transfers with Wikipedia's "Flash" (S2) and a
+new deal on request for a misdealt hand (S2). A match (:data:`MATCHES`) plays games in a row
+(:class:`durak_core.match.Match`): to three losses (S0) or epaulettes (S2); the result panel
+then shows the standings and offers the next game, dealt by the durak and led from his left.
+
+Resume after a lost connection carries the deal (seed, players, rules, level, house rules,
+match) so the same game goes on; in a match, the finished games' moves too (they were all
+played face up), bound to the sealed deal by their digest. The seed would reveal every
+hidden card, so it never reaches the browser in the clear: it is sealed (encrypted and
+authenticated) with the server's key, ``DURAK_RESUME_KEY`` in the kernel's environment.
+Without a key (e.g. the static site) the page does not offer its deal for resuming, and a
+resumed page deals anew. A hot-seat game is not resumable.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import random
-from dataclasses import dataclass
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
 
 import ipywidgets as w
 
 from durak_core import PRESETS, Action, ActionKind, Game, Observation, Rules, RulesError, observe
 from durak_core.bots import DEFAULT_LEVEL, Bot, next_seat
+from durak_core.match import Match, Standing
 
 from .app import LessonApp
 from .bridge import PageBridge
@@ -37,7 +50,7 @@ from .controller import LessonController
 from .i18n import N_, Gettext, I18n
 from .lessons import Lesson, Step
 from .move_log import MoveLog
-from .names import card_short, preset_name
+from .names import card_short, preset_name, rank_name
 from .opponent import PAGE_LEVELS, page_bot, review_bot
 from .page import escape
 from .sealing import RESUME_KEY_ENV
@@ -45,16 +58,25 @@ from .sealing import seal as seal_deal
 from .sealing import unseal as unseal_deal
 
 __all__ = [
+    "HOUSE_RULES",
+    "MATCHES",
     "MAX_NAME",
     "MIN_COST",
     "RESUME_KEY_ENV",
+    "Deal",
     "GameApp",
     "Mistake",
     "PlayController",
     "describe_action",
     "game_lesson",
+    "house_rule_description",
+    "house_rule_name",
     "level_description",
     "level_name",
+    "match_description",
+    "match_name",
+    "page_rules",
+    "past_digest",
     "review",
     "review_html",
     "seal_deal",
@@ -69,6 +91,16 @@ MIN_COST: Final = 0.05
 """A decision enters the review when the best move did at least this much better (5 of 100
 playouts)."""
 Mode = Literal["computer", "hotseat"]
+HOUSE_RULES: Final = ("teams", "flash", "misdeal")
+"""The house-rule switches on top of the chosen preset (see :func:`page_rules`)."""
+MATCHES: Final = ("single", "three_losses", "epaulette_ladder")
+"""The match choices (``Rules.match_scoring``): one game, to three losses (S0), epaulettes
+(S2)."""
+_DEAL_KEYS: Final = frozenset({"seed", "players", "preset", "level", "match", "past", *HOUSE_RULES})
+_DIGEST: Final = re.compile(r"[0-9a-f]{16}")
+_MAX_PAST_GAMES: Final = 100
+_MAX_GAME_ACTIONS: Final = 2_000
+_MAX_NOTATION: Final = 16
 
 
 def level_name(level: str, tr: Gettext) -> str:
@@ -97,27 +129,208 @@ def level_description(level: str, tr: Gettext) -> str:
     )
 
 
-def _valid_deal(deal: object) -> tuple[int, int, str, str] | None:
-    """``(seed, players, preset, level)`` when ``deal`` names a game this page can deal."""
+def house_rule_name(name: str, tr: Gettext) -> str:
+    """The switch's label."""
+    if name == "teams":
+        # TRANSLATORS: a house-rule switch on the play page (S0, S2: four players in pairs).
+        return tr.gettext("Teams: two against two")
+    if name == "flash":
+        # TRANSLATORS: a house-rule switch: transfers, also by showing a trump (S2 «Flash»).
+        return tr.gettext("Transfer with Flash")
+    # TRANSLATORS: a house-rule switch: a misdealt hand may ask for a new deal (S2).
+    return tr.gettext("Misdeal: ask for a new deal")
+
+
+def house_rule_description(name: str, tr: Gettext) -> str:
+    """One line on what the switch changes, naming its source."""
+    if name == "teams":
+        # TRANSLATORS: {source} and {other} are "wikiHow" and "Wikipedia" (never translated).
+        return tr.gettext(
+            "From {source} ({other} has it too): four players, partners sit opposite; "
+            "team-mates never add cards against each other, and when one of them is left "
+            "holding cards, the whole team loses.",
+            source="wikiHow",
+            other="Wikipedia",
+        )
+    if name == "flash":
+        return tr.gettext(
+            "From {source}: the defender may pass the attack on with a card of the same "
+            "rank, or just by showing a trump of that rank and keeping it (“Flash”).",
+            source="Wikipedia",
+        )
+    return tr.gettext(
+        "From {source}: a player dealt a hand that is all red, all black, or holds four "
+        "cards of one suit may ask for a new deal before the first card is led.",
+        source="Wikipedia",
+    )
+
+
+def match_name(match: str, tr: Gettext) -> str:
+    """The match choice's name."""
+    if match == "three_losses":
+        # TRANSLATORS: a match choice (S0): whoever is the durak three times loses.
+        return tr.pgettext("match", "To three losses")
+    if match == "epaulette_ladder":
+        # TRANSLATORS: a match choice (S2's «погоны»).
+        return tr.pgettext("match", "Epaulettes")
+    # TRANSLATORS: a match choice: no match, a single game.
+    return tr.pgettext("match", "One game")
+
+
+def match_description(match: str, tr: Gettext) -> str:
+    """One line on how the match is decided, naming its source."""
+    if match == "three_losses":
+        return tr.gettext(
+            "From {source}: games in a row, and whoever is the durak three times, in a row or "
+            "not, loses the match. The durak deals the next game; the player on the durak's "
+            "left leads.",
+            source="wikiHow",
+        )
+    if match == "epaulette_ladder":
+        return tr.gettext(
+            "From {source}: a durak finished off with sixes gets epaulettes; from then on "
+            "only sevens count, then eights, and so on up to aces: the ace epaulette loses the "
+            "match. The durak deals the next game; the player on the durak's left leads.",
+            source="Wikipedia",
+        )
+    return tr.gettext("Every game stands alone: the durak of this game has lost, that is all.")
+
+
+def page_rules(
+    preset: str,
+    *,
+    teams: bool = False,
+    flash: bool = False,
+    misdeal: bool = False,
+    match: str = "single",
+) -> Rules:
+    """The preset's rules with the page's house rules and match: ``teams`` two against two
+    (S0; partners opposite), ``flash`` transfers with S2's Flash, ``misdeal`` a new deal on
+    request for a hand all red, all black or with four of a suit (S2 as written); a match is
+    led from the previous durak's left (S0, S2)."""
+    changes: dict[str, Any] = {}
+    if teams:
+        changes["teams"] = "2v2"
+    if flash:
+        changes.update(transfer=True, flash=True)
+    if misdeal:
+        changes.update(misdeal="four_of_a_suit", misdeal_mode="on_request")
+    if match != "single":
+        changes.update(match_scoring=match, next_game_start="left_of_durak")
+    rules = Rules.preset(preset)
+    return rules.replace(**changes) if changes else rules
+
+
+def past_digest(past: list[list[str]]) -> str:
+    """The digest of a match's finished games (their moves in notation), kept in the sealed
+    deal so that the moves sent back on resume are the ones played."""
+    text = json.dumps(past, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Deal:
+    """What the page deals: the seed (a match's seed in a match), the players, the preset,
+    the computer's level, the house rules and the match."""
+
+    seed: int
+    players: int
+    preset: str
+    level: str = DEFAULT_LEVEL
+    teams: bool = False
+    flash: bool = False
+    misdeal: bool = False
+    match: str = "single"
+    past: str = ""
+    """In a match: :func:`past_digest` of its finished games."""
+
+    @property
+    def rules(self) -> Rules:
+        return page_rules(
+            self.preset, teams=self.teams, flash=self.flash, misdeal=self.misdeal, match=self.match
+        )
+
+    def sealed(self) -> dict[str, Any]:
+        """The deal as sealed (the new fields only when they are not the defaults)."""
+        data: dict[str, Any] = {
+            "seed": self.seed,
+            "players": self.players,
+            "preset": self.preset,
+            "level": self.level,
+        }
+        data.update({name: True for name in HOUSE_RULES if getattr(self, name)})
+        if self.match != "single":
+            data.update(match=self.match, past=self.past)
+        return data
+
+
+def _valid_deal(deal: object) -> Deal | None:
+    """The :class:`Deal` when ``deal`` names a game this page can deal."""
     if not isinstance(deal, dict) or not {"seed", "players", "preset"} <= set(deal):
         return None
-    if not set(deal) <= {"seed", "players", "preset", "level"}:
+    if not set(deal) <= _DEAL_KEYS:
         return None
     seed, players, preset = deal["seed"], deal["players"], deal["preset"]
     level = deal.get("level", DEFAULT_LEVEL)
+    switches = {name: deal.get(name, False) for name in HOUSE_RULES}
+    match = deal.get("match", "single")
     if type(seed) is not int or not 0 <= seed < _MAX_SEED:
         return None
     if not isinstance(preset, str) or preset not in PRESETS:
         return None
     if not isinstance(level, str) or level not in PAGE_LEVELS:
         return None
+    if not all(type(value) is bool for value in switches.values()):
+        return None
+    if not isinstance(match, str) or match not in MATCHES:
+        return None
+    past = deal.get("past", "")
+    if match == "single":
+        if "past" in deal:
+            return None
+    elif not isinstance(past, str) or not _DIGEST.fullmatch(past):
+        return None
     try:
-        rules = Rules.preset(preset)
+        rules = page_rules(preset, match=match, **switches)
     except RulesError:
         return None
     if type(players) is not int or not 2 <= players <= min(6, rules.max_players):
         return None
-    return seed, players, preset, level
+    try:
+        rules.check_players(players)
+    except RulesError:
+        return None
+    return Deal(seed, players, preset, level, match=match, past=past, **switches)
+
+
+def _parse_past(raw: object) -> list[list[str]] | None:
+    """A match's finished games as sent back on resume: lists of moves in notation."""
+    if not isinstance(raw, list) or len(raw) > _MAX_PAST_GAMES:
+        return None
+    past: list[list[str]] = []
+    for moves in raw:
+        if not isinstance(moves, list) or len(moves) > _MAX_GAME_ACTIONS:
+            return None
+        if not all(isinstance(m, str) and len(m) <= _MAX_NOTATION for m in moves):
+            return None
+        past.append(list(moves))
+    return past
+
+
+def _replay_match(deal: Deal, past: list[list[str]]) -> Match | None:
+    """The match of ``deal`` with its finished games replayed; None if they do not fit."""
+    try:
+        match = Match(deal.rules, deal.players, deal.seed)
+        for moves in past:
+            game = match.game
+            for move in moves:
+                game.play(Action.parse(move))
+            if game.outcome is None or match.finished:
+                return None
+            match.next_game()
+    except Exception:  # a bad state must never break the page: just refuse it
+        return None
+    return match
 
 
 def game_lesson(
@@ -450,19 +663,41 @@ class GameApp(LessonApp):
         level: str = DEFAULT_LEVEL,
         hot_seat: bool = False,
         names: list[str] | None = None,
+        teams: bool = False,
+        flash: bool = False,
+        misdeal: bool = False,
+        match: str = "single",
     ) -> None:
         """``pace``: seconds between the computer's moves (default
         :func:`~tutorial.free_play_view.default_pace`; 0 = all at once). ``level``: the
         computer's (:data:`~tutorial.opponent.PAGE_LEVELS`); ``hot_seat``: every seat a
-        person (``names``: what they typed, "" for the default)."""
+        person (``names``: what they typed, "" for the default). ``teams``, ``flash``,
+        ``misdeal``: the house rules (:func:`page_rules`; ``teams`` seats 4 players);
+        ``match``: one of :data:`MATCHES`."""
         if level not in PAGE_LEVELS:
             raise ValueError(f"unknown level {level!r}; levels: {', '.join(PAGE_LEVELS)}")
+        if match not in MATCHES:
+            raise ValueError(f"unknown match {match!r}; matches: {', '.join(MATCHES)}")
         self._seed = random.randrange(_MAX_SEED) if seed is None else seed
+        players = 4 if teams else players
+        self._deal = Deal(
+            self._seed,
+            players,
+            preset,
+            level,
+            teams=teams,
+            flash=flash,
+            misdeal=misdeal,
+            match=match,
+        )
         self._deal_players, self._deal_preset = players, preset
         self._level, self._hot_seat = level, hot_seat
         self._names = [_clean_name(n) for n in (names or [])]
         self._sealed: str | None = None
-        rules = Rules.preset(preset)
+        self._match: Match | None = None
+        self._past: list[list[str]] = []
+        """In a match: the moves of its finished games, in order."""
+        rules = self._deal.rules
         game = Game.deal(rules, players, self._seed, dealer=players - 1)
         super().__init__(
             game_lesson(rules, players, preset, game, hot_seat=hot_seat),
@@ -510,6 +745,34 @@ class GameApp(LessonApp):
             _dom_classes=("durak-level",),
         )
         self.level_about = w.HTML(_dom_classes=("durak-level-about",))
+        # house rules on top of the preset, each with its line, and the match
+        self.house: dict[str, w.Checkbox] = {
+            name: w.Checkbox(
+                value=bool(getattr(self._deal, name)),
+                indent=False,
+                layout=w.Layout(width="auto"),
+                _dom_classes=("durak-house-rule", f"durak-house-{name}"),
+            )
+            for name in HOUSE_RULES
+        }
+        self.house_about = {
+            name: w.HTML(_dom_classes=("durak-house-about", f"durak-house-about-{name}"))
+            for name in HOUSE_RULES
+        }
+        self.teams, self.flash, self.misdeal = (self.house[name] for name in HOUSE_RULES)
+        self.match = w.Dropdown(
+            options=[(name, name) for name in MATCHES],
+            value=self._deal.match,
+            layout=w.Layout(width="auto"),
+            style={"description_width": "initial"},
+            _dom_classes=("durak-match",),
+        )
+        self.match_about = w.HTML(_dom_classes=("durak-match-about",))
+        self.house_box = w.VBox(
+            [c for name in HOUSE_RULES for c in (self.house[name], self.house_about[name])]
+            + [self.match, self.match_about],
+            _dom_classes=("durak-house-rules",),
+        )
         self.preset = w.Dropdown(
             options=list(PRESETS),
             value=self._deal_preset,
@@ -527,7 +790,7 @@ class GameApp(LessonApp):
         self.names_box = w.HBox(self.name_boxes, _dom_classes=("durak-names",))
         self.deal = w.Button(button_style="primary", _dom_classes=("durak-deal",))
         self.deal.on_click(self._guard(lambda _b: self.new_game()))
-        for widget in (self.mode, self.players, self.preset):
+        for widget in (self.mode, self.players, self.preset, self.match, *self.house.values()):
             widget.observe(self._guard(lambda _change: self._sync_options()), "value")
         self.level.observe(self._guard(lambda _change: self._sync_options()), "value")
         bar = w.HBox(
@@ -535,7 +798,8 @@ class GameApp(LessonApp):
             _dom_classes=("durak-navbar", "durak-deal-bar"),
         )
         self.options = w.VBox(
-            [bar, self.level_about, self.names_box], _dom_classes=("durak-options",)
+            [bar, self.level_about, self.house_box, self.names_box],
+            _dom_classes=("durak-options",),
         )
         # the cover between hot-seat turns, where the table is
         self.cover_text = w.HTML()
@@ -549,10 +813,16 @@ class GameApp(LessonApp):
             for child in self.stage.children
             for c in ((self.cover, child) if child is self.table else (child,))
         )
-        # the review, under the result
+        # the match's standings and the review, under the result
+        self.standings = w.HTML(_dom_classes=("durak-standings-box",))
         self.review = w.HTML(_dom_classes=("durak-review-box",))
         result_box = self.free_play.panel.result_box
-        result_box.children = (*result_box.children[:1], self.review, *result_box.children[1:])
+        result_box.children = (
+            *result_box.children[:1],
+            self.standings,
+            self.review,
+            *result_box.children[1:],
+        )
         # at the end of the side panel's scrolling body, under the move log
         panel = getattr(self, "panel", None)
         body = panel.children[0] if isinstance(panel, w.Box) and panel.children else None
@@ -561,7 +831,7 @@ class GameApp(LessonApp):
         self.widget.add_class("durak-play-page")
         for button in (self.back, self.hint, self.next, self.free):
             button.layout.display = "none"
-        self._use_deal(self._seed, self._deal_players, self._deal_preset)
+        self._use_deal(self._deal)
         super()._finish_page()
 
     def _sync_options(self) -> None:
@@ -574,6 +844,10 @@ class GameApp(LessonApp):
     def _player_choices(self, tr: Gettext) -> list[tuple[str, int]]:
         preset = str(self.preset.value)
         most = min(4, Rules.preset(preset).max_players)
+        if self.teams.value:  # two against two: always four
+            if self.mode.value == "hotseat":
+                return [(tr.ngettext("{n} player", "{n} players", 4), 4)]
+            return [(tr.gettext("A computer partner and two computer opponents"), 4)]
         if self.mode.value == "hotseat":
             return [(tr.ngettext("{n} player", "{n} players", n), n) for n in range(2, most + 1)]
         return [
@@ -584,60 +858,255 @@ class GameApp(LessonApp):
             for n in range(2, most + 1)
         ]
 
-    def _use_deal(self, seed: int, players: int, preset: str) -> None:
-        """Deal (seed, players, preset) and start it in free play."""
-        rules = Rules.preset(preset)
-        game = Game.deal(rules, players, seed, dealer=players - 1)
-        self._seed, self._deal_players, self._deal_preset = seed, players, preset
-        self._sealed = (
-            None
-            if self._hot_seat
-            else seal_deal(
-                {"seed": seed, "players": players, "preset": preset, "level": self._level}
-            )
-        )
+    def _use_deal(self, deal: Deal) -> None:
+        """Deal ``deal`` (in a match, its first game) and start it in free play."""
+        self._match = None if deal.match == "single" else Match(deal.rules, deal.players, deal.seed)
+        self._past = []
+        self._start(deal)
+
+    def _deal_maker(self, deal: Deal) -> Callable[[], Game]:
+        """Deals the current game afresh: the page's own deal, or the match's current game."""
+        rules, players = deal.rules, deal.players
+        match = self._match
+        if match is None:
+            seed = deal.seed
+            return lambda: Game.deal(rules, players, seed, dealer=players - 1)
+        origin = match.game.origin
+        seed, dealer, previous = origin["seed"], origin["dealer"], origin["previous_durak"]
+        return lambda: Game.deal(rules, players, seed, dealer=dealer, previous_durak=previous)
+
+    def _start(self, deal: Deal) -> None:
+        """Start the current game of ``deal`` in free play, and seal the deal."""
+        if self._match is not None:
+            deal = replace(deal, past=past_digest(self._past))
+        make = self._deal_maker(deal)
+        rules, players, preset = deal.rules, deal.players, deal.preset
+        self._deal = deal
+        self._seed, self._deal_players, self._deal_preset = deal.seed, players, preset
+        self._sealed = None if self._hot_seat else seal_deal(deal.sealed())
         controller = self.play
         controller.hot_seat = self._hot_seat
         controller.scoring = not self._hot_seat
         controller.typed_names = list(self._names)
         controller.bot = page_bot(self._level)
-        controller.lesson = game_lesson(rules, players, preset, game, hot_seat=self._hot_seat)
-        controller.start_game = lambda: Game.deal(rules, players, seed, dealer=players - 1)
+        controller.lesson = game_lesson(rules, players, preset, make(), hot_seat=self._hot_seat)
+        controller.start_game = make
         controller.restart()
         controller.continue_free_play()
 
     def new_game(self) -> None:
-        """Deal a new game with the chosen mode, players, level, rules and names."""
+        """Deal a new game (or match) with the chosen mode, players, level, rules, house rules
+        and names."""
         preset = str(self.preset.value)
         players = int(self.players.value)
         rules = Rules.preset(preset)
         players = max(2, min(players, rules.max_players, 6))
+        teams = bool(self.teams.value)
+        if teams:
+            players = 4
         self._hot_seat = self.mode.value == "hotseat"
         self._level = str(self.level.value)
         self._names = [_clean_name(box.value) for box in self.name_boxes]
-        self._use_deal(random.randrange(_MAX_SEED), players, preset)
+        match = str(self.match.value)
+        self._use_deal(
+            Deal(
+                random.randrange(_MAX_SEED),
+                players,
+                preset,
+                self._level,
+                teams=teams,
+                flash=bool(self.flash.value),
+                misdeal=bool(self.misdeal.value),
+                match=match if match in MATCHES else "single",
+            )
+        )
+
+    # ------------------------------------------------------------------ the match
+
+    @property
+    def match_state(self) -> Match | None:
+        """The match being played (its current game follows the table's once it is over),
+        or None for a single game."""
+        match = self._match
+        if match is None:
+            return None
+        played = self.play.game
+        moves = played.history if played.outcome is not None else ()
+        game = match.game
+        if game.history != moves:
+            while game.history:
+                game.undo()
+            for action in moves:
+                game.play(action)
+        return match
+
+    def _match_goes_on(self) -> bool:
+        """A match whose current game is over and which is not decided yet."""
+        match = self.match_state
+        return match is not None and match.game.outcome is not None and not match.finished
+
+    def next_game(self) -> None:
+        """The match's next game: dealt by the durak, led from his left (S0, S2). When the
+        match is over, a new one."""
+        if self.play.game.outcome is None:
+            return  # a forged click while the game goes on
+        if not self._match_goes_on():
+            self.new_game()
+            return
+        match = self.match_state
+        assert match is not None
+        self._past.append([str(action) for action in match.game.history])
+        match.next_game()
+        self._start(self._deal)
+
+    def _side_name(self, seats: tuple[int, ...], tr: Gettext) -> str:
+        names = self.play.names(tr)
+        return tr.format_list([names[seat] for seat in seats])
+
+    def standings_html(self, tr: Gettext) -> str:
+        """The match's standings under the result: losses per player (or team), epaulettes
+        and the rank needed next on the ladder (S2), who lost the match or who deals next."""
+        match = self.match_state
+        if match is None or match.game.outcome is None:
+            return ""
+        score = match.score()
+        ladder = match.rules.match_scoring.value == "epaulette_ladder"
+        teams = match.by_team
+        you = self.play.learner()
+        headers = [
+            # TRANSLATORS: column of the match standings (team play).
+            tr.pgettext("standings", "Team") if teams else tr.pgettext("result", "Player"),
+            # TRANSLATORS: column of the match standings: games lost so far.
+            tr.pgettext("standings", "Losses"),
+        ]
+        if ladder:
+            headers += [
+                # TRANSLATORS: column of the match standings: epaulettes won on the ladder (S2).
+                tr.pgettext("standings", "Epaulettes"),
+                # TRANSLATORS: column: the rank that must finish this side off for its next
+                # epaulette (S2's ladder: sixes, then sevens, ... up to aces).
+                tr.pgettext("standings", "Next epaulette"),
+            ]
+        rows = []
+        for standing in score.standings:
+            cells = [tr.ngettext("{n} loss", "{n} losses", standing.losses)]
+            if ladder:
+                cells.append(tr.ngettext("{n} epaulette", "{n} epaulettes", standing.ladder))
+                cells.append(rank_name(standing.next_rank, tr) if standing.next_rank else "—")
+            mine = you in standing.seats
+            lost = score.loser == standing.side
+            classes = " ".join(c for c, on in (("is-you", mine), ("is-loser", lost)) if on)
+            rows.append(
+                f"<tr class='{classes}'><th scope='row'>"
+                f"{escape(self._side_name(standing.seats, tr))}</th>"
+                + "".join(f"<td>{escape(cell)}</td>" for cell in cells)
+                + "</tr>"
+            )
+        games = len(match.games)
+        # TRANSLATORS: heading of the match standings; {match} is "To three losses" or
+        # "Epaulettes".
+        title = tr.gettext(
+            "{match}: standings after game {n}",
+            match=match_name(match.rules.match_scoring.value, tr),
+            n=games,
+        )
+        if score.finished and score.loser is not None:
+            status = self._match_over_text(score.standings[score.loser], tr)
+        else:
+            status = self._next_dealing_text(match, tr)
+        head = "".join(f"<th scope='col'>{escape(h)}</th>" for h in headers)
+        needed, got = score.ladder[-1] if score.ladder else (None, 0)
+        news = ""
+        if ladder and needed is not None and got:
+            # S2: the last attack that finished the losing side held the rank it needed
+            losing = set(match.results[-1].losers)
+            side = next(s for s in score.standings if losing & set(s.seats))
+            # TRANSLATORS: in the match standings (S2's epaulettes); {side} is a player or a
+            # team, {rank} a rank's name ("seven").
+            text = tr.gettext(
+                "New epaulette for {side}: the last attack held the rank needed ({rank}).",
+                side=self._side_name(side.seats, tr),
+                rank=rank_name(needed, tr),
+            )
+            news = f"<p class='durak-epaulette'>{escape(text)}</p>"
+        return (
+            f"<section class='durak-standings'><h4>{escape(title)}</h4>{news}"
+            "<table class='durak-result-table durak-standings-table'>"
+            f"<thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>"
+            f"<p class='durak-match-status'>{escape(status)}</p></section>"
+        )
+
+    def _match_over_text(self, loser: Standing, tr: Gettext) -> str:
+        """Who lost the match."""
+        you = self.play.learner()
+        if len(loser.seats) > 1:
+            if you in loser.seats:
+                return tr.gettext("Match over: your team loses the match.")
+            return tr.gettext(
+                "Match over: {players} lose the match.", players=self._side_name(loser.seats, tr)
+            )
+        if you in loser.seats:
+            return tr.gettext("Match over: you lose the match.")
+        return tr.gettext(
+            "Match over: {player} loses the match.", player=self._side_name(loser.seats, tr)
+        )
+
+    def _next_dealing_text(self, match: Match, tr: Gettext) -> str:
+        """Who deals the next game and who leads it (S0, S2: the durak deals, his left leads)."""
+        dealer, previous = match.next_dealing()
+        you = self.play.learner()
+        name = self.play.names(tr)[dealer]
+        if previous is None:
+            if dealer == you:
+                return tr.gettext("Next game: you deal.")
+            return tr.gettext("Next game: {player} deals.", player=name)
+        if dealer == you:
+            return tr.gettext(
+                "Next game: you deal as the durak, and the player on your left leads."
+            )
+        return tr.gettext(
+            "Next game: {player} deals as the durak, and the player on the durak's left leads.",
+            player=name,
+        )
 
     def page_title(self) -> str:
         return self.i18n.gettext("Play a whole game")
 
     def resume_state(self) -> dict[str, Any]:
         """The sealed deal and the game's moves (nothing without a server key, nothing in
-        hot-seat)."""
+        hot-seat); in a match, the finished games' moves too (``past``)."""
         if not hasattr(self, "deal") or self._sealed is None or self._hot_seat:
             return {}
-        return {"deal": self._sealed, "game": self.controller.resume_state()}
+        state: dict[str, Any] = {"deal": self._sealed, "game": self.controller.resume_state()}
+        if self._match is not None:
+            state["past"] = [list(moves) for moves in self._past]
+        return state
 
     def resume(self, state: object) -> bool:
-        """Deal the sealed game again and replay its moves; ``False`` (nothing changed)
+        """Deal the sealed game again (in a match: replay its finished games, which must be
+        the ones the sealed deal names) and replay its moves; ``False`` (nothing changed)
         when the deal was not sealed by this server or the moves do not fit it."""
-        if not isinstance(state, dict) or set(state) != {"deal", "game"}:
+        if not isinstance(state, dict) or set(state) - {"past"} != {"deal", "game"}:
             return False
         deal = _valid_deal(unseal_deal(state["deal"]))
         if deal is None:
             return False
-        seed, players, preset, level = deal
-        rules = Rules.preset(preset)
-        dealt = Game.deal(rules, players, seed, dealer=players - 1)
+        match: Match | None = None
+        past: list[list[str]] = []
+        rules, players, preset = deal.rules, deal.players, deal.preset
+        if deal.match == "single":
+            if "past" in state:
+                return False
+            dealt = Game.deal(rules, players, deal.seed, dealer=players - 1)
+        else:
+            parsed = _parse_past(state.get("past"))
+            if parsed is None or not hmac.compare_digest(past_digest(parsed), deal.past):
+                return False
+            match = _replay_match(deal, parsed)
+            if match is None:
+                return False
+            past, dealt = parsed, match.game
         lesson = game_lesson(rules, players, preset, dealt)
         controller = self.play
         saved = (controller.lesson, controller.start_game, controller.hot_seat, controller.bot)
@@ -645,19 +1114,24 @@ class GameApp(LessonApp):
         # replayable from its position:
         controller.lesson, controller.start_game = lesson, lesson.start
         controller.hot_seat, controller.scoring = False, True
-        controller.bot = page_bot(level)
+        controller.bot = page_bot(deal.level)
         if not controller.resume(state["game"]):
             controller.lesson, controller.start_game, controller.hot_seat, controller.bot = saved
             controller.scoring = saved_scoring
             return False
-        controller.start_game = lambda: Game.deal(rules, players, seed, dealer=players - 1)
-        self._seed, self._deal_players, self._deal_preset = seed, players, preset
-        self._level, self._hot_seat = level, False
+        self._match, self._past = match, past
+        controller.start_game = self._deal_maker(deal)
+        self._deal = deal
+        self._seed, self._deal_players, self._deal_preset = deal.seed, players, preset
+        self._level, self._hot_seat = deal.level, False
         self._sealed = state["deal"]
         with self.widget.hold_sync():
             self.mode.value = "computer"
-            self.level.value = level
+            self.level.value = deal.level
             self.preset.value = preset
+            for name in HOUSE_RULES:
+                self.house[name].value = bool(getattr(deal, name))
+            self.match.value = deal.match
             self.players.value = players
         self.render()
         return True
@@ -721,6 +1195,7 @@ class GameApp(LessonApp):
                 else f"<p class='durak-level-line'>{escape(level_description(str(level), tr))}</p>"
             )
             self.level_about.layout.display = "none" if hot else ""
+            self._render_house_rules(tr, hot)
             self.preset.description = tr.gettext("Rules")
             chosen = self.preset.value  # new options reset the value: keep the learner's
             self.preset.options = [(preset_name(p, tr), p) for p in PRESETS]
@@ -732,6 +1207,8 @@ class GameApp(LessonApp):
                 box.layout.display = "" if hot and i < count else "none"
             self.names_box.layout.display = "" if hot else "none"
             self.restart.description = tr.pgettext("button", "Same deal again")
+            # in a match a game counts as it was played: no second try at the same deal
+            self.restart.layout.display = "none" if self._match is not None else ""
             self.stars.value = ""  # a free game earns no lesson stars
             # the cover between hot-seat turns
             covered = ctl.hot_seat and ctl.covered and ctl.game.outcome is None
@@ -757,16 +1234,51 @@ class GameApp(LessonApp):
                 self.stage.remove_class("durak-covered")
             over = ctl.game.outcome is not None
             self.review.value = review_html(ctl.decisions, tr) if over and not ctl.hot_seat else ""
+            self.standings.value = self.standings_html(tr) if over else ""
+            self.standings.layout.display = "" if self.standings.value else "none"
+
+    def _render_house_rules(self, tr: Gettext, hot: bool) -> None:
+        """The house-rule switches, each with its line, and the match choice."""
+        for name in HOUSE_RULES:
+            self.house[name].description = house_rule_name(name, tr)
+            line = house_rule_description(name, tr)
+            html = f"<p class='durak-level-line durak-house-line'>{escape(line)}</p>"
+            if name == "teams" and self.teams.value and not hot:
+                partner = tr.gettext(
+                    "Your partner is {player}, a computer player at the level you chose.",
+                    player=tr.gettext(NAMES[1]),
+                )
+                html += (
+                    "<p class='durak-level-line durak-house-line durak-partner'>"
+                    f"{escape(partner)}</p>"
+                )
+            self.house_about[name].value = html
+        # TRANSLATORS: label of the match choice (one game, to three losses, epaulettes).
+        self.match.description = tr.gettext("Match")
+        chosen = self.match.value
+        self.match.options = [(match_name(name, tr), name) for name in MATCHES]
+        self.match.value = chosen
+        line = match_description(str(chosen), tr)
+        self.match_about.value = f"<p class='durak-level-line durak-house-line'>{escape(line)}</p>"
 
     def play_again(self) -> None:
-        """The result panel's button: a new deal."""
-        self.new_game()
+        """The result panel's button: a new deal, or in a match its next game."""
+        if self._match is not None:
+            self.next_game()
+        else:
+            self.new_game()
 
     def again_label(self, tr: Gettext) -> str:
+        if self._match_goes_on():
+            # TRANSLATORS: button under a game's result in a match: the match's next game.
+            return tr.pgettext("button", "Next game")
         return tr.pgettext("button", "New game")
 
     def restart_lesson(self) -> None:
-        """The same deal again, from the first card."""
+        """The same deal again, from the first card (not in a match: a game counts as it
+        was played)."""
+        if self._match is not None:
+            return
         self.controller.restart()
         self.controller.continue_free_play()
 

@@ -1,7 +1,8 @@
 """The play page in Chromium against real Voilà: a whole game with its move log, the
 computer's moves arriving one at a time, a click meanwhile told to wait, a language switch,
 the result panel and "New game"; a whole game by clicking in es, en and ru with the review of
-the learner's costliest moves; and "Play on from here" in a lesson.
+the learner's costliest moves; "Play on from here" in a lesson; and the house rules and
+matches of the options (two against two, with its team dots, in a match to three losses).
 
 ``tests/data/notebooks/play-seeded.ipynb`` deals a fixed game (two players, seed 24, the
 newcomer level) with the computer's moves 0.7 s apart (``play-quick.ipynb``: the same, no
@@ -24,7 +25,7 @@ from playwright.sync_api import Page, expect
 from durak_core import Card, observe
 from tests.lesson_clicks import clicks_for
 from tutorial.game_page import GameApp, level_name, review
-from tutorial.i18n import language_choices
+from tutorial.i18n import I18n, language_choices
 from tutorial.move_log import log_lines, result_view
 from tutorial.opponent import PAGE_LEVELS, choose
 from tutorial.view_model import Click
@@ -75,12 +76,14 @@ def shadow_lines(shadow: GameApp) -> list[dict[str, Any]]:
     return list(log_lines(c.log, tr, players=c.names(tr), you=c.you, rules=c.game.rules))
 
 
-def page_click(page: Page, click: Click) -> None:
+def button_selector(click: Click) -> str:
     if click["type"] == "action":
-        selector = f"button[data-kind='action'][data-id='{click['id']}']"
-    else:
-        selector = f"button[data-kind='card'][data-zone='{click['zone']}'][data-id='{click['id']}']"
-    page.locator(f".durak-table {selector}").first.click()
+        return f"button[data-kind='action'][data-id='{click['id']}']"
+    return f"button[data-kind='card'][data-zone='{click['zone']}'][data-id='{click['id']}']"
+
+
+def page_click(page: Page, click: Click) -> None:
+    page.locator(f".durak-table {button_selector(click)}").first.click()
 
 
 def expect_log_like_shadow(page: Page, shadow: GameApp) -> None:
@@ -94,14 +97,16 @@ def expect_log_like_shadow(page: Page, shadow: GameApp) -> None:
     expect(page.locator(TABLE)).not_to_have_class(re.compile(r"\bis-busy\b"))
 
 
-def harmless_card(shadow: GameApp) -> Card | None:
-    """A card of the learner's whose click the rules refuse in the shadow's position (so a
-    click that comes too late for "wait" is a refusal, the same on both sides)."""
+def harmless_card(shadow: GameApp, among: set[Card]) -> Card | None:
+    """A card of ``among`` (still in the learner's hand on the page), preferably one whose
+    click the rules refuse in the shadow's position: a click that came too late for "wait"
+    then does the same on both sides."""
     c = shadow.controller
-    for card in c.game.hand(c.you):
-        if all(refusal is not None for _, refusal in c.game.card_actions(c.you, card)):
+    kept = [card for card in c.game.hand(c.you) if card in among]
+    for card in kept:
+        if all(r is not None for _, r in c.game.card_actions(c.you, card)):
             return card
-    return None
+    return kept[0] if kept else None  # a late click is then a move on both sides
 
 
 def test_a_whole_game_with_its_log_paced_moves_and_result(
@@ -132,15 +137,29 @@ def test_a_whole_game_with_its_log_paced_moves_and_result(
             switched = True
         action = choose(observe(c.game, c.you), rng)
         before = len(c.log)
-        for click in clicks_for(c, action):
-            page_click(page, click)
+        clicks = list(clicks_for(c, action))
+        # cards on the page while the computer answers: the hand, less the card played
+        kept = set(c.game.hand(c.you)) - {action.card}
+        for click in clicks:  # the shadow first: it tells what the page will answer
             c.click(click)
         coming = len(c.log) - before - 1  # the computer's answers, one entry each
         computer_moves += coming
-        card = harmless_card(shadow) if coming >= 2 and not waited else None
-        if card is not None:
+        card = harmless_card(shadow, kept) if coming >= 2 and not waited else None
+        for click in clicks[:-1]:
+            page_click(page, click)
+        if card is None:
+            page_click(page, clicks[-1])
+        else:
+            # The move and a card click in one browser task: the kernel takes them in order,
+            # so the second arrives while the computer's answers are still paced, however
+            # slow this machine is (a separate click could come after them under load).
             click_card: Click = {"type": "card", "zone": "hand", "id": card.ascii()}
-            page_click(page, click_card)  # while the computer is still moving
+            both = [f".durak-table {button_selector(x)}" for x in (clicks[-1], click_card)]
+            for selector in both:  # drawn (after the clicks before) and enabled
+                expect(page.locator(selector).first).to_be_enabled()
+            page.evaluate(
+                "(selectors) => selectors.forEach((s) => document.querySelector(s).click())", both
+            )
             page.wait_for_function(
                 f"document.querySelectorAll({LOG!r}).length >= {len(c.log)}", timeout=60_000
             )
@@ -149,7 +168,7 @@ def test_a_whole_game_with_its_log_paced_moves_and_result(
             told = c.i18n.gettext("Wait: {player} is playing.", player=c.names(c.i18n)[1])
             waited = any(told in text for text in messages)
             if not waited:
-                c.click(click_card)  # it came after the computer's moves: refused on both sides
+                c.click(click_card)  # it came after the computer's moves: the same on both sides
         expect_log_like_shadow(page, shadow)
     outcome = c.game.outcome
     assert outcome is not None and switched and computer_moves >= 5
@@ -247,4 +266,59 @@ def test_a_whole_game_against_the_computer_by_clicking(
         page.set_viewport_size({"width": 375, "height": 800})
         page.locator(".durak-review").scroll_into_view_if_needed()
         screenshot(page, "play-review-ru-375", full_page=False)
+    browser_log.assert_clean()
+
+
+def test_teams_and_a_match_switched_on_in_the_options(page: Page, browser_log: BrowserLog) -> None:
+    """S0, S2: two against two (you and Bruno, opposite, against Ana and Diana: the table's
+    team dots), in a match to three losses (S0): the game's result names the losing team,
+    and the standings and "Next game" follow it."""
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_notebook(page, QUICK, "en", selector=".durak-table .dt-hand")
+    tr = I18n("en")
+    teams = page.locator(".durak-house-teams input[type='checkbox']")
+    expect(teams).not_to_be_checked()
+    expect(page.locator(".durak-house-about-teams")).to_contain_text("wikiHow")
+    teams.check()
+    players = page.locator(".durak-players select option")
+    expect(players).to_have_text([tr.gettext("A computer partner and two computer opponents")])
+    expect(page.locator(".durak-partner")).to_contain_text("Bruno")
+    page.locator(".durak-match select").select_option(label="To three losses")
+    expect(page.locator(".durak-match-about")).to_contain_text("wikiHow")
+    page.locator(".durak-house-rules").scroll_into_view_if_needed()
+    screenshot(page, "play-house-rules-en-1280", full_page=False)
+    page.locator("button.durak-deal").click()
+    # four seats in two teams: the learner and Bruno in one, Ana and Diana in the other
+    expect(page.locator(".durak-table .dt-team")).to_have_count(4, timeout=60_000)
+    expect(page.locator(".durak-table .dt-team.team-0")).to_have_count(2)
+    expect(page.locator(".durak-table .dt-team.team-1")).to_have_count(2)
+    screenshot(page, "play-teams-en-1280", full_page=False)
+    # play on: take, else done, else the first card (always a legal move in these rules)
+    result = page.locator(".durak-result")
+    for _ in range(400):
+        if result.count():
+            break
+        expect(page.locator(TABLE)).not_to_have_class(re.compile(r"\bis-busy\b"), timeout=60_000)
+        count = page.locator(LOG).count()
+        page.evaluate(CLICK_SOMETHING)
+        page.wait_for_function(
+            f"document.querySelectorAll({LOG!r}).length > {count} "
+            "|| document.querySelector('.durak-result') !== null",
+            timeout=60_000,
+        )
+    expect(result.locator("h3")).to_have_text(
+        re.compile(
+            r"^(Your team loses this time\.|Ana and Diana lose as a team\."
+            r"|A draw: nobody is the durak\.)$"
+        )
+    )
+    standings = page.locator(".durak-standings")
+    expect(standings.locator("h4")).to_have_text("To three losses: standings after game 1")
+    expect(standings.locator("tbody th")).to_have_text(["You and Bruno", "Ana and Diana"])
+    expect(page.locator("button.durak-again")).to_have_text("Next game")
+    page.locator(".durak-result-box").scroll_into_view_if_needed()
+    screenshot(page, "play-teams-standings-en-1280", full_page=False)
+    page.locator("button.durak-again").click()
+    expect(result).to_have_count(0)
+    expect(page.locator(".durak-table .dt-team")).to_have_count(4)
     browser_log.assert_clean()
