@@ -73,13 +73,20 @@ def test_a_killed_kernel_shows_the_overlay_and_one_click_resumes(
     expect(button).to_be_focused()
     screenshot(page, "connection-lost-kernel-ru-1280", full_page=False)
 
-    button.click()
-    page.locator(HAND).wait_for(state="visible")
+    # The button reloads the page: wait for the new one (the old page's table stays visible
+    # until then, and every check below would pass on it).
+    with page.expect_navigation(wait_until="commit", timeout=60_000):
+        button.click()
+    page.locator(HAND).wait_for(state="visible", timeout=60_000)
     expect(step_label).to_have_text(panel_view(shadow)["step_label"])
     expect(page.locator(".dt-message")).to_contain_text(message["text"])
     expect(page.locator("button.durak-next")).to_be_enabled()
     expect(page.locator("html")).to_have_attribute("lang", "ru")
     expect(dialog).to_have_count(0)
+    for _ in range(100):  # the websocket event reaches the test on Playwright's next turn
+        if len(browser_log.kernels) == 2:
+            break
+        page.wait_for_timeout(100)
     assert len(browser_log.kernels) == 2  # a new kernel for the resumed page
     browser_log.assert_clean()
 
