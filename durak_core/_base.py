@@ -10,6 +10,7 @@ public API: views, play, undo, copy).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -30,7 +31,7 @@ from .rules import (
 )
 from .state import Phase, State
 
-__all__ = ["GameBase", "NoEvents", "PositionError"]
+__all__ = ["GameBase", "NoEvents", "PositionError", "next_opponent", "teams_in"]
 
 # Enum members read on every action, as module constants: on Python 3.11 reading
 # ``SomeEnum.MEMBER`` goes through ``EnumType.__getattr__`` and costs about a function call.
@@ -75,9 +76,6 @@ ACE = Rank.ACE
     EV_BOUT_START,
     EV_FLASH,
     EV_MISDEAL,
-    EV_DEAL,
-    EV_TRUMP,
-    EV_FIRST_ATTACKER,
 ) = (
     EventKind.LEAD,
     EventKind.BEAT,
@@ -94,9 +92,6 @@ ACE = Rank.ACE
     EventKind.BOUT_START,
     EventKind.FLASH,
     EventKind.MISDEAL,
-    EventKind.DEAL,
-    EventKind.TRUMP,
-    EventKind.FIRST_ATTACKER,
 )
 
 # NamedTuple construction without the Python-level __new__ (hot path).
@@ -116,6 +111,21 @@ class NoEvents(list[Event]):
 
     def extend(self, events: object, /) -> None:
         """Record nothing."""
+
+
+def teams_in(team: Sequence[int], active: Sequence[bool]) -> set[int]:
+    """The teams (``team``: each seat's) of the players still in (``active``)."""
+    return {team[seat] for seat, on in enumerate(active) if on}
+
+
+def next_opponent(team: Sequence[int], active: Sequence[bool], attacker: int) -> int | None:
+    """The next seat clockwise after ``attacker`` still in and on another team, or None."""
+    n = len(active)
+    for k in range(1, n):
+        seat = (attacker + k) % n
+        if active[seat] and team[seat] != team[attacker]:
+            return seat
+    return None
 
 
 class PositionError(ValueError):
@@ -172,6 +182,13 @@ class GameBase:
     """Does the attack go to the next *opponent* (team play, S0), not the next player?"""
     _origin: dict[str, Any]
 
+    def _init_state(self, state: State) -> None:
+        """Make ``state`` the game's (a deal, a set-up, a new deal, an undo): the lowest trump
+        the swap rule tracks follows its trump suit."""
+        self._state = state
+        if self._swap:
+            self._lowest_trump = Card(self.rules.lowest_rank, state.trump)
+
     def _next_active(self, seat: int) -> int:
         """The next seat clockwise still in the game."""
         active = self._state.active
@@ -189,22 +206,17 @@ class GameBase:
         """In team play: are all the players still in on one team?"""
         team = self._team
         assert team is not None
-        return len({team[seat] for seat, on in enumerate(self._state.active) if on}) <= 1
+        return len(teams_in(team, self._state.active)) <= 1
 
     def _defender_for(self, attacker: int) -> int:
         """Whom ``attacker`` attacks: the next player still in, clockwise; in team play the
         next *opponent* still in (S0, S2; C23), or the next player once only one team is left."""
-        if not self._skip_partners:
-            return self._next_active(attacker)
-        team = self._team
-        assert team is not None
-        active = self._state.active
-        n = self.players
-        seat = attacker
-        for _ in range(n - 1):
-            seat = (seat + 1) % n
-            if active[seat] and team[seat] != team[attacker]:
-                return seat
+        if self._skip_partners:
+            team = self._team
+            assert team is not None
+            opponent = next_opponent(team, self._state.active, attacker)
+            if opponent is not None:
+                return opponent
         return self._next_active(attacker)
 
     def _cover(self, seat: int) -> int | None:

@@ -153,13 +153,12 @@ class BoutRules(GameBase):
 
     def _is_partner_of_defender(self, seat: int) -> bool:
         """Is ``seat`` the defender's team-mate, while team-mates still spare each other?"""
+        if not self._partner_defends_any():
+            return False
         team = self._team
-        return (
-            team is not None
-            and seat != self._state.defender
-            and team[seat] == team[self._state.defender]
-            and not self._one_team_left()
-        )
+        defender = self._state.defender
+        assert team is not None
+        return seat != defender and team[seat] == team[defender]
 
     def _throw_order(self) -> list[int]:
         """Eligible throwers now: the seats with throw-in rights that hold cards, in order."""

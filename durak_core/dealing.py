@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from .cards import Card, Rank, Suit
+from .events import Event, EventKind
 from .rules import FirstAttacker, NextGameStart, NoTrumpFallback, Rules, TrumpSwap
 from .state import Phase, State
 
-__all__ = ["deal_hands", "fresh_state", "pick_first_attacker", "turn_up"]
+__all__ = ["deal_events", "deal_hands", "fresh_state", "pick_first_attacker", "turn_up"]
 
 
 def deal_hands(cards: list[Card], players: int, dealer: int, size: int) -> list[list[Card]]:
@@ -104,3 +105,21 @@ def turn_up(
         turnup = cards.pop()
         return turnup, [turnup, *cards], "stock"
     return hands[dealer][-1], [], "dealer"
+
+
+def deal_events(
+    dealer: int,
+    hand_size: int,
+    turnup: Card,
+    where: str,
+    attacker: int,
+    shown: tuple[Card, ...],
+    how: str,
+) -> tuple[Event, Event, Event]:
+    """The story of a deal that stands: the deal, the trump (``where``: ``"stock"``, or
+    ``"dealer"`` who shows and keeps it) and who leads (``how``)."""
+    return (
+        Event(EventKind.DEAL, dealer, n=hand_size),
+        Event(EventKind.TRUMP, dealer if where == "dealer" else None, (turnup,), detail=where),
+        Event(EventKind.FIRST_ATTACKER, attacker, shown, detail=how),
+    )

@@ -400,7 +400,7 @@ class Game(Setup):
             )
         state, n_events = self._undo.pop()
         self._state = state
-        if self._swap:  # a new deal (misdeal) may have changed trumps
-            self._lowest_trump = Card(self.rules.lowest_rank, state.trump)
+        if self._swap:  # a new deal (misdeal) may have changed trumps: the lowest one too
+            self._init_state(state)
         del self._events[n_events:]
         return self._actions.pop()

@@ -7,9 +7,9 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Self
 
-from ._base import NoEvents, PositionError
+from ._base import NoEvents, PositionError, next_opponent, teams_in
 from .cards import Card, CardError, Rank, Suit, beats, format_cards, make_deck, parse_cards
-from .dealing import deal_hands, fresh_state, pick_first_attacker, turn_up
+from .dealing import deal_events, deal_hands, fresh_state, pick_first_attacker, turn_up
 from .events import Event, EventKind
 from .misdeal import misdeal_seats
 from .position import Position
@@ -27,7 +27,7 @@ from .rules import (
     TrumpSwap,
     team_of,
 )
-from .state import Phase, State
+from .state import Phase
 from .transitions import Transitions
 
 MANDATORY, ON_REQUEST = MisdealMode.MANDATORY, MisdealMode.ON_REQUEST
@@ -79,11 +79,6 @@ class Setup(Transitions):
             game._team = team_of(rules.teams, players)
             game._skip_partners = rules.team_rotation is TeamRotation.SKIP_PARTNERS
         return game
-
-    def _init_state(self, state: State) -> None:
-        self._state = state
-        if self._swap:
-            self._lowest_trump = Card(self.rules.lowest_rank, state.trump)
 
     @classmethod
     def deal(
@@ -185,11 +180,7 @@ class Setup(Transitions):
         for n, (seat, hand) in enumerate(discarded, 1):
             log.append(Event(EventKind.DEAL, dealer, n=rules.hand_size))
             log.append(Event(EventKind.MISDEAL, seat, hand, n=n))
-        log.append(Event(EventKind.DEAL, dealer, n=rules.hand_size))
         turnup, stock, where = turn_up(cards, hands, dealer)
-        log.append(
-            Event(EventKind.TRUMP, dealer if where == "dealer" else None, (turnup,), detail=where)
-        )
 
         def draw(n: int) -> int:
             nonlocal rng
@@ -209,7 +200,7 @@ class Setup(Transitions):
                 f"first_attacker: the rules choose seat {attacker} here ({how}), "
                 f"not {first_attacker}"
             )
-        log.append(Event(EventKind.FIRST_ATTACKER, attacker, shown, detail=how))
+        log.extend(deal_events(dealer, rules.hand_size, turnup, where, attacker, shown, how))
         game._init_state(fresh_state(rules, hands, stock, turnup, turnup.suit, attacker))
         game._start_bout_event()
         return game
@@ -473,7 +464,7 @@ def _check_position(rules: Rules, pos: Position) -> None:
         and team is not None
         and rules.team_rotation is TeamRotation.SKIP_PARTNERS
         and team[pos.attacker] == team[pos.defender]
-        and len({team[i] for i in seats if i not in out_set}) > 1
+        and len(teams_in(team, [i not in out_set for i in seats])) > 1
     ):
         raise PositionError(
             f"the attacker (seat {pos.attacker}) and the defender (seat {pos.defender}) are "
@@ -540,17 +531,15 @@ def _check_cards(rules: Rules, pos: Position) -> None:
 def _default_defender(rules: Rules, attacker: int, active: list[bool]) -> int:
     """The attacker's next seat still in; in team play (S0) his next opponent still in while
     two teams are in."""
+    team = team_of(rules.teams, len(active))
+    if team is not None and rules.team_rotation is TeamRotation.SKIP_PARTNERS:
+        opponent = next_opponent(team, active, attacker)
+        if opponent is not None:
+            return opponent
     players = len(active)
-    team = team_of(rules.teams, players)
-    skip = (
-        team is not None
-        and rules.team_rotation is TeamRotation.SKIP_PARTNERS
-        and len({team[i] for i in range(players) if active[i]}) > 1
-    )
     for k in range(1, players):
-        seat = (attacker + k) % players
-        if active[seat] and not (skip and team is not None and team[seat] == team[attacker]):
-            return seat
+        if active[(attacker + k) % players]:
+            return (attacker + k) % players
     return attacker
 
 
@@ -559,7 +548,7 @@ def _is_over(rules: Rules, players: int, out: set[int]) -> bool:
     ``team_end='team_loses'``) only one team (S0, S2)?"""
     team = team_of(rules.teams, players)
     if team is not None and rules.team_end is TeamEnd.TEAM_LOSES:
-        return len({team[i] for i in range(players) if i not in out}) <= 1
+        return len(teams_in(team, [i not in out for i in range(players)])) <= 1
     return players - len(out) <= 1
 
 

@@ -17,9 +17,7 @@ from ._base import (
     EV_BEAT,
     EV_BITO,
     EV_BOUT_START,
-    EV_DEAL,
     EV_DRAW,
-    EV_FIRST_ATTACKER,
     EV_FLASH,
     EV_GAME_OVER,
     EV_LEAD,
@@ -31,7 +29,6 @@ from ._base import (
     EV_TAKE,
     EV_THROW_IN,
     EV_TRANSFER,
-    EV_TRUMP,
     FLASH,
     LEAD,
     NO_CARDS,
@@ -50,7 +47,7 @@ from ._base import (
 )
 from .actions import Action
 from .cards import Card
-from .dealing import deal_hands, fresh_state, pick_first_attacker, turn_up
+from .dealing import deal_events, deal_hands, fresh_state, pick_first_attacker, turn_up
 from .generation import Generation
 from .reasons import Reason
 from .rules import FlashReuse
@@ -193,14 +190,9 @@ class Transitions(Generation):
         )
         new = fresh_state(rules, hands, stock, turnup, turnup.suit, attacker)
         new.redeals = s.redeals + 1
-        self._state = new
-        if self._swap:
-            self._lowest_trump = Card(rules.lowest_rank, turnup.suit)
+        self._init_state(new)
         if record:
-            events.append(new_event((EV_DEAL, dealer, NO_CARDS, None, len(hands[0]), "")))
-            shower = dealer if where == "dealer" else None
-            events.append(new_event((EV_TRUMP, shower, (turnup,), None, 0, where)))
-            events.append(new_event((EV_FIRST_ATTACKER, attacker, shown, None, 0, how)))
+            events.extend(deal_events(dealer, len(hands[0]), turnup, where, attacker, shown, how))
         self._start_bout_event()
 
     def _apply_swap(self, seat: int) -> None:
