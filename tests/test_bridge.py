@@ -27,7 +27,7 @@ from tutorial.i18n import translator
 from tutorial.index_page import IndexApp
 from tutorial.lesson_view import panel_view, table_view
 from tutorial.page import PENDING_CLASS, BridgedPage
-from tutorial.pages import PAGES, MessagePage, Shell, page
+from tutorial.pages import PAGES, MessagePage, Site, page
 
 pytestmark = pytest.mark.usefixtures("no_server_language")
 
@@ -313,7 +313,7 @@ def test_without_any_key_the_play_page_keeps_its_deal_to_itself(
 
 @pytest.mark.parametrize("name", list(PAGES))
 def test_the_shell_builds_every_page_like_the_notebook(name: str) -> None:
-    shell = Shell()
+    shell = Site()
     assert PENDING_CLASS in shell.widget._dom_classes
     assert shell.widget.children == (shell.bridge,)
     say(shell.bridge, hello("ru", name))
@@ -335,7 +335,7 @@ def test_the_shell_resumes_a_lesson() -> None:
     assert isinstance(first, LessonApp)
     _walk(first, 1)
     stored = json.loads(json.dumps(first.bridge.resume))
-    shell = Shell()
+    shell = Site()
     say(shell.bridge, hello("en", "03-growing-round", stored))
     assert isinstance(shell.page, LessonApp)
     assert shell.page.controller.resume_state() == stored
@@ -343,7 +343,7 @@ def test_the_shell_resumes_a_lesson() -> None:
 
 @pytest.mark.parametrize("name", ["nope", "_shell", "../index", "", "INDEX"])
 def test_the_shell_refuses_unknown_pages_in_the_learners_language(name: str) -> None:
-    shell = Shell()
+    shell = Site()
     say(shell.bridge, hello("ru", name))
     panel = shell.page
     assert isinstance(panel, MessagePage) and panel.kind == "not-found"
@@ -374,7 +374,7 @@ def test_a_failing_page_shows_a_localized_panel_and_logs(
     assert "index.ipynb?lang=ru" in panel.body.value
     assert any("exploded" in (r.exc_text or "") or r.exc_info for r in caplog.records)
 
-    shell = Shell()  # the same through the shell
+    shell = Site()  # the same through the shell
     say(shell.bridge, hello("en", "03-growing-round"))
     assert isinstance(shell.page, MessagePage) and shell.page.kind == "failed"
     assert shell.bridge.lang == "en"

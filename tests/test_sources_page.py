@@ -102,7 +102,7 @@ def test_the_page_is_registered_with_a_notebook() -> None:
         "{page} — Learn Durak", page=translator("ru").gettext("Where the rules come from")
     )
     notebook = (NOTEBOOKS / "sources.ipynb").read_text(encoding="utf-8")
-    assert 'page(\\"sources\\")' in notebook
+    assert 'site(\\"sources\\")' in notebook
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -284,6 +284,10 @@ class LessonApp(BridgedPage):
             # out of range: the first step (go_to says so, and the page just opens)
             self.controller.go_to(step)
 
+    def stop(self) -> None:
+        """No more moves of the computer: the page is being closed."""
+        self.free_play.pacer.cancel()
+
     def presenting(self) -> bool:
         return self._presenting
 

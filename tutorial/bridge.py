@@ -5,7 +5,10 @@ the language the page was opened with (``?lang=``, else the browser's language i
 ours, else Spanish), which page it is, ``?present=`` and ``?step=`` as given, and — after
 "Start again where I was" — the state to resume. It then sends a ``ping`` every few seconds; a
 missing ``pong`` shows the connection-lost overlay, in the page's language. Keyboard and
-presenter-clicker navigation arrives as ``nav`` messages (next, back, restart).
+presenter-clicker navigation arrives as ``nav`` messages (next, back, restart). A link to another
+page of the site followed inside the tab (or Back/Forward) arrives as a ``go`` message, shaped
+like a hello and naming the new page: the site (:class:`tutorial.pages.Site`) builds that page
+in the same kernel and swaps it in, so the tab keeps one Python across pages.
 
 Python talks back only through traits (``lang``, ``title``, ``texts``, ``resume``, ``present``,
 ``step``): the browser applies them to ``<html lang>``, the tab title, the URL (``?lang=``,
@@ -20,12 +23,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, Final, Literal, NotRequired, TypedDict, cast
 
 import anywidget
 from traitlets import Bool, Dict, Int, Unicode
 
+from .assets import asset
 from .browser_input import PythonOnlyTraits, json_object_copy, notify, validated
 
 __all__ = [
@@ -35,6 +38,7 @@ __all__ = [
     "MAX_STEP",
     "NAV_KEYS",
     "RESUME_MAX_CHARS",
+    "Go",
     "Hello",
     "Nav",
     "PageBridge",
@@ -44,7 +48,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_STATIC = Path(__file__).parent / "static"
 
 MAX_LANG: Final = 100
 """Longest language string accepted in a hello (``?lang=`` is sent raw)."""
@@ -76,6 +79,11 @@ class Hello(TypedDict):
     resume: dict[str, Any] | None
     present: NotRequired[bool]
     step: NotRequired[int | None]
+
+
+Go = Hello
+"""A page change inside the tab: the same fields as a hello (``type`` is ``"go"``), with
+``resume`` always ``None`` (a page reached by a link starts afresh, like a direct load)."""
 
 
 class Nav(TypedDict):
@@ -112,7 +120,7 @@ def _step(raw: str | None) -> int | None:
     return number if 1 <= number <= MAX_STEP else None
 
 
-def validate_message(content: object) -> Hello | Ping | Nav | None:
+def validate_message(content: object) -> Hello | Go | Ping | Nav | None:
     """A fresh, well-formed message built from ``content``, or ``None``.
 
     Accepted (exactly these keys):
@@ -124,6 +132,8 @@ def validate_message(content: object) -> Hello | Ping | Nav | None:
       Optionally ``"present"`` and ``"step"``: the raw ``?present=`` and ``?step=`` (a string
       or null); the hello then carries ``present`` (``True`` for ``1``/``true``/``yes``/``on``)
       and ``step`` (a whole number from 1 to :data:`MAX_STEP`, else ``None``).
+    * ``{"type": "go", ...}``: the same fields as a hello (a page change inside the tab); its
+      ``resume`` is always dropped.
     * ``{"type": "ping", "n": int}`` with ``0 <= n < 2**53``.
     * ``{"type": "nav", "to": "next" | "back" | "restart"}``.
     """
@@ -132,7 +142,7 @@ def validate_message(content: object) -> Hello | Ping | Nav | None:
     kind = content.get("type")
     keys = set(content)
     base = {"type", "lang", "page", "resume"}
-    if kind == "hello" and base <= keys <= base | {"present", "step"}:
+    if kind in ("hello", "go") and base <= keys <= base | {"present", "step"}:
         lang, page, resume = content["lang"], content["page"], content["resume"]
         # A parameter that is not a string counts as absent: JSON null, and also Pyodide's
         # ``jsnull``, which is how the static site's kernel receives the browser's null.
@@ -147,7 +157,8 @@ def validate_message(content: object) -> Hello | Ping | Nav | None:
             and isinstance(page, str)
             and len(page) <= MAX_PAGE
         ):
-            hello = Hello(type="hello", lang=lang, page=page, resume=_resume_copy(resume))
+            resume = _resume_copy(resume) if kind == "hello" else None
+            hello = Hello(type=kind, lang=lang, page=page, resume=resume)
             raw = {
                 key: value if value is None or len(value) <= MAX_PARAM else ""
                 for key, value in params.items()
@@ -169,6 +180,7 @@ def validate_message(content: object) -> Hello | Ping | Nav | None:
 
 
 HelloHandler = Callable[[Hello], object]
+GoHandler = Callable[[Go], object]
 NavHandler = Callable[[str], object]
 
 
@@ -187,11 +199,12 @@ class PageBridge(PythonOnlyTraits, anywidget.AnyWidget):
     (``?step=`` in the URL; 0: none).
 
     ``on_nav(callback)`` runs ``callback(to)`` for each navigation key (``"next"``,
-    ``"back"``, ``"restart"``).
+    ``"back"``, ``"restart"``); ``on_go(callback)`` runs ``callback(go)`` for each page change
+    asked after the hello. :meth:`hand_over` passes the bridge to the next page of the tab.
     """
 
-    _esm = _STATIC / "bridge.js"
-    _css = _STATIC / "bridge.css"
+    _esm = asset("bridge.js")
+    _css = asset("bridge.css")
 
     lang = Unicode("").tag(sync=True)
     title = Unicode("").tag(sync=True)
@@ -209,7 +222,21 @@ class PageBridge(PythonOnlyTraits, anywidget.AnyWidget):
         self.pings = 0
         self._hello_handlers: list[HelloHandler] = []
         self._nav_handlers: list[NavHandler] = []
+        self._go_handlers: list[GoHandler] = []
         self.on_msg(self._handle_browser_msg)
+
+    def on_go(self, callback: GoHandler) -> None:
+        """Call ``callback(go)`` for every page change the browser asks for (after the hello)."""
+        if callback not in self._go_handlers:
+            self._go_handlers.append(callback)
+
+    def hand_over(self, hello: Hello) -> None:
+        """Forget the page handlers (hello and navigation keys) of the page that was shown and
+        keep ``hello`` as the one the next page reads: that page is then built as if the
+        browser had opened it directly. The ``go`` handlers (the site's) stay."""
+        self._hello_handlers.clear()
+        self._nav_handlers.clear()
+        self.hello = hello
 
     def on_nav(self, callback: NavHandler) -> None:
         """Call ``callback(to)`` for every navigation key from the browser."""
@@ -232,6 +259,12 @@ class PageBridge(PythonOnlyTraits, anywidget.AnyWidget):
             return
         if message["type"] == "nav":
             notify(self._nav_handlers, cast(Nav, message)["to"], log, "page bridge: nav handler")
+            return
+        if message["type"] == "go":
+            if self.hello is None:
+                log.debug("page bridge: ignored a page change before the hello")
+                return
+            notify(self._go_handlers, cast(Go, message), log, "page bridge: go handler")
             return
         if self.hello is not None:
             log.debug("page bridge: ignored a second hello")

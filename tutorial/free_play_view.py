@@ -16,7 +16,6 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Final, Protocol, TypedDict
 
 import anywidget
@@ -25,6 +24,7 @@ from traitlets import Dict
 
 from durak_core import ActionKind
 
+from .assets import asset
 from .browser_input import PythonOnlyTraits
 from .controller import LessonController
 from .i18n import Gettext
@@ -49,7 +49,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-_STATIC = Path(__file__).parent / "static"
 
 DEFAULT_PACE: Final = 0.7
 """Seconds between two moves of the computer."""
@@ -98,8 +97,8 @@ class MoveLogWidget(PythonOnlyTraits, anywidget.AnyWidget):
     """The move log: a numbered list, newest at the bottom and in view, new entries announced
     to screen readers. Read-only: the browser sends nothing, and cannot change ``view``."""
 
-    _esm = _STATIC / "move_log.js"
-    _css = _STATIC / "move_log.css"
+    _esm = asset("move_log.js")
+    _css = asset("move_log.css")
 
     view = Dict().tag(sync=True)
     _PYTHON_ONLY = frozenset({"view"})

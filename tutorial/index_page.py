@@ -13,6 +13,7 @@ import anywidget
 import ipywidgets as w
 from traitlets import Dict
 
+from .assets import asset
 from .bridge import PageBridge
 from .lessons import Lesson, load_lessons
 from .names import Term, term
@@ -20,7 +21,6 @@ from .page import BridgedPage, title_html
 
 __all__ = ["VARIANTS_FROM", "IndexApp", "LessonList", "notebook_name", "page_name"]
 
-_STATIC = Path(__file__).resolve().parent / "static"
 
 VARIANTS_FROM: Final = 11
 """Lessons from this ``order`` on teach house rules and variants (teams, matches, the misdeal,
@@ -47,8 +47,8 @@ def notebook_name(lesson: Lesson) -> str:
 class LessonList(anywidget.AnyWidget):  # type: ignore[misc,unused-ignore]
     """Lesson cards linking to their pages; the stars are read from localStorage."""
 
-    _esm = _STATIC / "index.js"
-    _css = _STATIC / "index.css"
+    _esm = asset("index.js")
+    _css = asset("index.css")
     view = Dict().tag(sync=True)
 
 

@@ -880,11 +880,24 @@ def load_lesson(path: Path | str) -> Lesson:
         raise LessonError(
             name, "cannot read the file ({error})", error=exc.strerror or str(exc)
         ) from None
+    cached = _PARSED.get((name, text))
+    if cached is not None:
+        return cached
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise LessonError(name, "not valid TOML ({error})", error=str(exc)) from None
-    return parse_lesson(data, name)
+    lesson = parse_lesson(data, name)
+    if len(_PARSED) >= _PARSED_MAX:
+        _PARSED.clear()
+    _PARSED[(name, text)] = lesson
+    return lesson
+
+
+# Every page build reads the lessons (the index lists them, a lesson links its neighbours):
+# a file whose text has not changed is not parsed and checked again. Lessons are frozen.
+_PARSED: dict[tuple[str, str], Lesson] = {}
+_PARSED_MAX: Final = 256
 
 
 def load_lessons(directory: Path | str = LESSON_DIR) -> list[Lesson]:

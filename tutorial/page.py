@@ -197,6 +197,10 @@ class BridgedPage:
     def navigate(self, to: str) -> None:
         """A navigation key from the browser: ``"next"``, ``"back"`` or ``"restart"``."""
 
+    def stop(self) -> None:
+        """The page is being closed (the learner went to another page of the tab): cancel
+        whatever it scheduled in the kernel. Its widgets are closed by the site."""
+
     def presenting(self) -> bool:
         """Presenter mode is on (``?present=1`` in the address)."""
         return False

@@ -3,17 +3,18 @@
 :data:`PAGES` maps a notebook stem (``"index"``, ``"03-growing-round"``, ``"house-rules"``,
 ``"play"``) to a factory. A notebook is two lines::
 
-    from tutorial.pages import page
-    page("03-growing-round")
+    from tutorial.pages import site
+    site("03-growing-round")
 
 :func:`page` never raises: a page that fails to build is replaced by a localized panel ("This
 page could not be opened", with a link to the index), and the exception goes to the server's
 log only — never Voilà's English cell error.
 
-:func:`shell` is the pre-started pool's notebook (``notebooks/_shell.ipynb``): it shows only
-the page bridge; the browser's hello names the page (and its language), and the shell builds
-that page with the same bridge and swaps it in. The page then behaves exactly like one built
-directly.
+:class:`Site` is what a notebook displays (``site("03-growing-round")``): the tab's root, which
+swaps in the next page when the learner follows a link, in the same kernel.
+:func:`shell` is the pre-started pool's notebook (``notebooks/_shell.ipynb``): a site that shows
+only the page bridge until the browser's hello names the page (and its language); the page then
+behaves exactly like one built directly.
 """
 
 from __future__ import annotations
@@ -25,13 +26,23 @@ from typing import Final, Literal
 import ipywidgets as w
 from IPython.display import display
 
-from .bridge import Hello, PageBridge
+from .bridge import MAX_PAGE, Go, Hello, PageBridge
 from .i18n import I18n
 from .kernel_safety import harden_kernel
 from .lessons import LESSON_DIR
 from .page import PENDING_CLASS, BridgedPage, escape, overlay_texts
 
-__all__ = ["PAGES", "MessagePage", "PageFactory", "Shell", "page", "shell", "warm_up"]
+__all__ = [
+    "PAGES",
+    "MessagePage",
+    "PageFactory",
+    "Site",
+    "kernel_counts",
+    "page",
+    "shell",
+    "site",
+    "warm_up",
+]
 
 log = logging.getLogger(__name__)
 
@@ -168,30 +179,111 @@ def page(
         return _last_resort()
 
 
-class Shell:
-    """The pre-started kernel's page: a root with only the bridge, until the hello names
-    the page to build. ``page`` is that page once built."""
+class Site:
+    """One browser tab's pages: a root widget holding the page shown, which lives as long as
+    the tab does. Each page the learner opens inside the tab is built in this same Python and
+    swapped in; the old page is stopped and every widget it made is closed.
 
-    def __init__(self) -> None:
+    ``Site(name)`` builds page ``name`` at once (a page's notebook: it then waits for the
+    browser's hello like any page); ``Site()`` shows only the bridge until the hello names the
+    page (the pool's shell). A ``go`` message (a link followed inside the tab, Back, Forward)
+    names the next page; a name that is not a page of :data:`PAGES` is refused and nothing
+    changes. ``page`` is the page shown, ``pages_shown`` how many were built so far.
+    """
+
+    def __init__(self, name: str | None = None) -> None:
+        from ipywidgets.widgets.widget import _instances
+
         harden_kernel()
+        self._instances = _instances
         self.bridge = PageBridge()
         self.bridge.texts = overlay_texts(I18n())
         self.widget = w.VBox([self.bridge])
-        self.widget.add_class(PENDING_CLASS)
+        self.widget.add_class("durak-site")
         self.page: BridgedPage | w.HTML | None = None
-        self.bridge.on_hello(self._build)
+        self.pages_shown = 0
+        # Every widget that exists now outlives the pages (the root, the bridge, their
+        # layouts, and whatever the notebook made before): only newer ones belong to a page.
+        self._mark = set(_instances)
+        self.bridge.on_go(self._go)
+        if name is None:
+            self.widget.add_class(PENDING_CLASS)
+            self.bridge.on_hello(self._first)
+        else:
+            self._show(page(name, bridge=self.bridge))
 
-    def _build(self, hello: Hello) -> None:
-        built = page(hello["page"], bridge=self.bridge)
-        self.page = built
-        self.widget.children = (built.widget if isinstance(built, BridgedPage) else built,)
+    def _first(self, hello: Hello) -> None:
+        self._show(page(hello["page"], bridge=self.bridge))
         self.widget.remove_class(PENDING_CLASS)
+
+    def _go(self, go: Go) -> None:
+        name = go["page"]
+        if name not in PAGES:
+            log.warning("refused a page change to %r: not a page of the site", name)
+            self.bridge.send({"type": "refused", "page": name[:MAX_PAGE]})
+            return
+        old, stale = self.page, set(self._instances) - self._mark
+        if isinstance(old, BridgedPage):
+            try:
+                old.stop()
+            except Exception:
+                log.exception("page: stopping %r failed", type(old).__name__)
+        self._mark = set(self._instances)
+        hello = Hello(type="hello", lang=go["lang"], page=name, resume=None)
+        if "present" in go:
+            hello["present"] = go["present"]
+        if "step" in go:
+            hello["step"] = go["step"]
+        self.bridge.hand_over(hello)
+        self._show(page(name, bridge=self.bridge))
+        for key in stale:
+            widget = self._instances.get(key)
+            if widget is not None:
+                widget.close()
+        self.bridge.send({"type": "shown", "page": name})
+        widgets, comms = kernel_counts()
+        log.info(
+            "tab page %d: %s (%d widgets, %d comms in this kernel)",
+            self.pages_shown,
+            name,
+            widgets,
+            comms,
+        )
+
+    def _show(self, built: BridgedPage | w.HTML) -> None:
+        self.page = built
+        self.pages_shown += 1
+        self.widget.children = (built.widget if isinstance(built, BridgedPage) else built,)
 
     def show(self) -> None:
         display(self.widget)
 
     def _ipython_display_(self) -> None:
         self.show()
+
+
+def kernel_counts() -> tuple[int, int]:
+    """How many widgets and how many comms this kernel holds (the site's page changes must
+    bring both back to where they were: nothing of an old page is left behind)."""
+    from ipywidgets.widgets.widget import _instances
+
+    try:
+        from comm import get_comm_manager
+
+        comms = len(get_comm_manager().comms)
+    except Exception:  # no comm manager (a plain script)
+        comms = 0
+    return len(_instances), comms
+
+
+def site(name: str) -> Site | w.HTML:
+    """The page a notebook shows: ``site("03-growing-round")``, the tab's root from which the
+    learner moves to any other page without a new Python. Never raises."""
+    try:
+        return Site(name)
+    except Exception:
+        log.exception("the site could not be built for %r", name)
+    return _last_resort()
 
 
 def warm_up() -> None:
@@ -215,7 +307,7 @@ def warm_up() -> None:
             widget.close()
 
 
-def shell() -> Shell | BridgedPage | w.HTML:
+def shell() -> Site | BridgedPage | w.HTML:
     """The shell page (``notebooks/_shell.ipynb``); displayed as the cell's result. Never
     raises: if even the shell fails, the failure panel is shown."""
     try:
@@ -223,7 +315,7 @@ def shell() -> Shell | BridgedPage | w.HTML:
     except Exception:
         log.exception("warming up the pooled kernel failed (pages still work, slower)")
     try:
-        return Shell()
+        return Site()
     except Exception:
         log.exception("the shell could not be built")
     return _failed()

@@ -19,6 +19,7 @@ from traitlets import Unicode
 
 from durak_core import PRESETS, Card
 
+from .assets import asset
 from .bridge import PageBridge
 from .i18n import N_, Gettext
 from .lessons import load_lessons
@@ -45,7 +46,6 @@ __all__ = [
     "source_presets",
 ]
 
-_STATIC = Path(__file__).resolve().parent / "static"
 
 PAGE: Final = "sources"
 """This page's name in :data:`tutorial.pages.PAGES` (``notebooks/sources.ipynb``)."""
@@ -375,8 +375,8 @@ _AGREE: Final = (
 class SourcesView(anywidget.AnyWidget):  # type: ignore[misc,unused-ignore]
     """The page's content (HTML built here); the browser scrolls to ``#s4`` once it shows."""
 
-    _esm = _STATIC / "sources.js"
-    _css = _STATIC / "sources.css"
+    _esm = asset("sources.js")
+    _css = asset("sources.css")
     html = Unicode("").tag(sync=True)
 
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any, cast
 
 import anywidget
 from traitlets import Dict
 
+from .assets import asset
 from .browser_input import PythonOnlyTraits, json_object_copy, notify, validated
 from .view_model import Click, TableView
 
@@ -27,7 +27,6 @@ __all__ = ["ACTION_IDS", "CARD_ID", "ZONES", "ClickHandler", "TableWidget", "val
 
 log = logging.getLogger(__name__)
 
-_STATIC = Path(__file__).parent / "static"
 
 CARD_ID = re.compile(r"(10|[2-9JQKA])[CDHS]")
 """A card id in engine notation (``"10H"``, ``"QS"``); matched with ``fullmatch``."""
@@ -108,8 +107,8 @@ class TableWidget(PythonOnlyTraits, anywidget.AnyWidget):
     writes the trait's value back to localStorage whenever the controller sets it.
     """
 
-    _esm = _STATIC / "table.js"
-    _css = _STATIC / "table.css"
+    _esm = asset("table.js")
+    _css = asset("table.css")
 
     view = Dict().tag(sync=True)
     progress = Dict().tag(sync=True)

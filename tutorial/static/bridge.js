@@ -13,6 +13,15 @@
 // {type: "pong", n}. No answer for a while => the connection-lost overlay, in the page's
 // language, with one button that reloads the page and resumes where the learner was.
 //
+// Links between the site's pages (a[data-durak-page]) are followed inside the tab: a plain
+// click pushes the new address (exactly the URL a direct load would use) and sends
+//   {type: "go", lang, page, resume: null, present, step}
+// read from that address; the kernel builds the page, swaps it in and answers {type: "shown"}
+// (focus then moves to the new page's h1) or {type: "refused"} (the address is then loaded
+// for real). Back and Forward (popstate) do the same without pushing. A middle-click, a
+// Ctrl/Shift/Meta-click or "open in new tab" still opens a new tab; inside JupyterLab links
+// are plain links.
+//
 // Python -> browser only, through traits: lang (html lang, ?lang= in the URL), title (the
 // tab's title), texts (the overlay's words; texts.loading: the pending label per language),
 // resume (kept in sessionStorage for this page), present (?present=1 in the URL; the page's
@@ -29,6 +38,10 @@ const MAX_PARAM = 32;
 const PRESENT_VIEW = { width: 1280, height: 720 };
 
 const HELLO_SENT = new WeakSet(); // models that already said hello
+// The page bridge of this tab (the site keeps one for every page it shows) and the page
+// change waiting for the kernel's answer.
+const TAB = { model: null, pending: null, shownPath: null };
+const FOCUS_TRIES = 180; // animation frames to wait for the new page's heading
 const BEATS = new WeakMap(); // model -> heartbeat state (kept across re-renders)
 
 // ---------------------------------------------------------------------------- page facts
@@ -38,8 +51,8 @@ function queryLang() {
   return value ? value.slice(0, MAX_LANG) : null;
 }
 
-function queryParam(name) {
-  const value = new URLSearchParams(globalThis.location.search).get(name);
+function queryParam(name, search = globalThis.location.search) {
+  const value = new URLSearchParams(search).get(name);
   return value === null ? null : value.slice(0, MAX_PARAM);
 }
 
@@ -54,8 +67,8 @@ function browserLang() {
   return "es";
 }
 
-function pageName() {
-  const parts = globalThis.location.pathname.split("/").filter(Boolean);
+function pageName(pathname = globalThis.location.pathname) {
+  const parts = pathname.split("/").filter(Boolean);
   const last = parts.length ? parts[parts.length - 1] : "index";
   let name = last;
   try {
@@ -131,13 +144,102 @@ function currentLang() {
 }
 
 // Links drawn by Python carry data-durak-page="<stem>": point them at the right file (and
-// stay in presenter mode).
+// stay in presenter mode); a plain click is followed inside the tab.
 function fixLink(event) {
   const link = event.target instanceof Element ? event.target.closest("a[data-durak-page]") : null;
   if (!link) return;
   const present = queryParam("present") === "1" ? "&present=1" : "";
   // keep an anchor (sources.ipynb#s4): the sources page scrolls to it
   link.setAttribute("href", pageHref(link.dataset.durakPage, currentLang()) + present + link.hash);
+  if (event.type === "click" && followsInTab(event, link)) {
+    event.preventDefault();
+    goTo(link.href, true);
+  }
+}
+
+/** A plain click on a link to another page of this site, in a tab whose kernel is there. */
+function followsInTab(event, link) {
+  if (event.defaultPrevented || event.button !== 0) return false;
+  if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return false;
+  if ((link.target && link.target !== "_self") || link.hasAttribute("download")) return false;
+  if (!TAB.model || inJupyterLab() || document.getElementById(OVERLAY_ID)) return false;
+  const url = new URL(link.href, globalThis.location.href);
+  if (url.origin !== globalThis.location.origin) return false;
+  // a link to a place on the page shown: the browser scrolls to it
+  return !(url.pathname === globalThis.location.pathname && url.search === globalThis.location.search);
+}
+
+/** Show the page at `href` inside the tab: push its address (unless Back/Forward already
+ * did) and ask the kernel for it. Without a kernel to ask, load the address for real. */
+function goTo(href, push) {
+  const url = new URL(href, globalThis.location.href);
+  const model = TAB.model;
+  if (push) {
+    try {
+      globalThis.history.pushState({ durak: true }, "", url.toString());
+    } catch (_err) {
+      globalThis.location.assign(url.toString());
+      return;
+    }
+  }
+  if (!model) {
+    globalThis.location.reload();
+    return;
+  }
+  const page = pageName(url.pathname);
+  const lang = url.searchParams.get("lang");
+  TAB.pending = { page, href: url.toString(), heading: document.querySelector(".durak-site h1") };
+  TAB.shownPath = url.pathname;
+  document.documentElement.classList.add("durak-navigating");
+  try {
+    model.send({
+      type: "go",
+      lang: lang ? lang.slice(0, MAX_LANG) : currentLang(),
+      page,
+      resume: null,
+      present: queryParam("present", url.search),
+      step: queryParam("step", url.search),
+    });
+  } catch (_err) {
+    globalThis.location.reload(); // the comm is gone: the server builds the page instead
+  }
+}
+
+function onPopState() {
+  if (!TAB.model || inJupyterLab()) return;
+  // Back or Forward to another place on the same page (an anchor) is the browser's own.
+  if (globalThis.location.pathname === TAB.shownPath) return;
+  goTo(globalThis.location.href, false);
+}
+
+/** The kernel swapped the new page in: once its heading is drawn, move the focus there
+ * (screen readers announce the new page) and show its top, or the anchor the address names. */
+function pageShown(model) {
+  const pending = TAB.pending;
+  TAB.pending = null;
+  document.documentElement.classList.remove("durak-navigating");
+  storeResume(model.get("resume"));
+  const old = pending ? pending.heading : null;
+  let tries = 0;
+  const place = () => {
+    const heading = document.querySelector(".durak-site h1");
+    if (!heading || heading === old || !heading.isConnected) {
+      if (tries++ < FOCUS_TRIES) globalThis.requestAnimationFrame(place);
+      return;
+    }
+    if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+    heading.focus({ preventScroll: true });
+    if (!globalThis.location.hash) globalThis.scrollTo(0, 0);
+  };
+  place();
+}
+
+function pageRefused(message) {
+  const pending = TAB.pending;
+  if (!pending || message.page !== pending.page) return; // not asked by this tab
+  TAB.pending = null;
+  document.documentElement.classList.remove("durak-navigating");
+  globalThis.location.replace(pending.href); // the server says what it has at that address
 }
 
 // ---------------------------------------------------------------------------- presenter
@@ -185,7 +287,7 @@ function onKey(event, model) {
   const link = to === "next" ? nextLessonLink() : null;
   if (link) {
     link.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true })); // fixLink
-    globalThis.location.assign(link.href);
+    goTo(link.href, true);
     return;
   }
   try {
@@ -200,6 +302,7 @@ if (!globalThis.durakBridgeLinks) {
   for (const type of ["click", "focusin", "pointerdown", "auxclick"]) {
     document.addEventListener(type, fixLink, true);
   }
+  globalThis.addEventListener("popstate", onPopState);
 }
 
 // ---------------------------------------------------------------------------- overlay
@@ -332,6 +435,8 @@ function tick(model, beat) {
 
 function render({ model, el: host }) {
   const beat = heartbeat(model);
+  TAB.model = model;
+  if (TAB.shownPath === null) TAB.shownPath = globalThis.location.pathname;
   const detected = queryLang() || browserLang();
   const loading = el("div", { class: "durak-loading", role: "status" });
   loading.append(el("span", { class: "durak-spinner", "aria-hidden": "true" }));
@@ -387,7 +492,10 @@ function render({ model, el: host }) {
 
   const applyResume = () => storeResume(model.get("resume"));
   function onMessage(message) {
-    if (message && message.type === "pong") beat.waitingSince = null;
+    if (!message) return;
+    if (message.type === "pong") beat.waitingSince = null;
+    else if (message.type === "shown") pageShown(model);
+    else if (message.type === "refused") pageRefused(message);
   }
   function onVisibility() {
     if (document.visibilityState === "hidden") beat.waitingSince = null;

@@ -119,6 +119,7 @@ function draw(model, root, ui, redraw) {
     const item = el("li", "durak-index-item");
     const link = el("a", "durak-index-link");
     link.href = pageHref(lesson.page, lang);
+    link.dataset.durakPage = lesson.page; // followed inside the tab (bridge.js)
     const record = progress[lesson.id];
     const earned = record && typeof record.stars === "number" ? record.stars : 0;
     const head = el("div", "durak-index-head");
@@ -142,6 +143,7 @@ function draw(model, root, ui, redraw) {
   for (const extra of view.extras || []) {
     const link = el("a", "durak-index-extra");
     link.href = pageHref(extra.page, lang);
+    link.dataset.durakPage = extra.page;
     link.appendChild(el("strong", "", extra.title));
     link.appendChild(el("span", "", extra.summary));
     more.appendChild(link);
