@@ -23,6 +23,12 @@ What it measures (not a test; loopback only; bounded in count and time; stops by
   question answers as ipywidgets button clicks. **Click latency** runs from sending a click to
   the first widget update the kernel sends in reply to it (its ``parent_header``); the next
   click waits for the kernel to be idle again and a think time (``--think``, jittered).
+* Then each learner walks ``--walk`` more lessons (5 by default) inside the same page, as a
+  learner following the lessons' "Next lesson" link does: the bridge's ``go`` message naming
+  the next lesson (``lang=es``), a think time, the next. **Page change** runs from sending
+  ``go`` to the kernel's ``shown`` (sent once the new page's widgets are all opened, the old
+  ones closed), and the new page's table must be among the models by then. While they walk,
+  the sampler's kernel count must stay at learners + pool: a page change starts no kernel.
 * Leaving (after ``--stay`` more seconds on the page, 0 by default) is what the page does on
   ``beforeunload``: ``POST /voila/api/shutdown/<kernel>`` with the ``_xsrf`` form field, then
   the websocket closes.
@@ -37,8 +43,9 @@ What it measures (not a test; loopback only; bounded in count and time; stops by
   live kernels (``GET /api/kernels`` if the server offers it, else the kernel processes).
 
 Any failed step of a learner is an error with a short reason. Targets (printed as PASS/FAIL,
-the exit code does not depend on them): p95 first table <= 3 s, 0 errors, <= 80 MiB per
-learner, no kernel beyond the pool 30 s after leaving.
+the exit code does not depend on them): p95 first table <= 3 s, page change p95 <= 1 s, 0
+errors, <= 80 MiB per learner, at most learners + pool kernels while walking, no kernel beyond
+the pool 30 s after leaving.
 
 Run: ``.venv/bin/python benchmarks/classroom.py [--learners 30] [--browsers 2]``. The last
 line printed is ``classroom p95 first table: X s, errors: N``.
@@ -90,6 +97,7 @@ DEBUG = bool(os.environ.get("CLASSROOM_DEBUG"))
 MIB = 1024 * 1024
 #: Targets of issue 8 on this 2-core machine.
 TARGET_P95_S = 3.0
+TARGET_CHANGE_P95_S = 1.0
 TARGET_MIB_PER_LEARNER = 80.0
 #: ipywidgets' control-comm protocol version (ipywidgets/widgets/widget.py).
 CONTROL_VERSION = "1.0.0"
@@ -355,6 +363,15 @@ def find_lesson(stem: str) -> Lesson:
     raise SystemExit(f"error: no lesson notebook {stem}.ipynb")
 
 
+def walk_after(stem: str, count: int) -> list[str]:
+    """The ``count`` lesson pages after ``stem``, in order (back to lesson 1 after the last)."""
+    from tutorial.lessons import LESSON_DIR
+
+    stems = sorted(path.stem for path in LESSON_DIR.glob("*.toml"))
+    start = stems.index(stem)
+    return [stems[(start + 1 + i) % len(stems)] for i in range(count)]
+
+
 def lesson_clicks(stem: str, limit: int) -> list[Click]:
     """The clicks of a learner who walks the lesson without mistakes (restarting at the end),
     ``limit`` of them; they follow a shadow controller, the kernel's is seeded the same."""
@@ -476,6 +493,10 @@ class LearnerResult:
     """Bytes received per message type while the page stayed open after the clicks."""
     build_cpu: float | None = None
     """CPU seconds the learner's kernel used from the states to the table (the hello)."""
+    changes: list[float] = field(default_factory=list)
+    """Seconds from each ``go`` to the kernel's ``shown``."""
+    walk_window: tuple[float, float] | None = None
+    """When this learner walked from page to page (monotonic clock)."""
 
 
 class Learner:
@@ -494,6 +515,8 @@ class Learner:
     ) -> None:
         self.kernel_cpu = kernel_cpu
         self.stay = 0.0
+        self.walk: list[str] = []
+        self.shown: list[tuple[str, float]] = []
         self.result = LearnerResult(index)
         self.base = base
         self.lesson = lesson
@@ -584,6 +607,11 @@ class Learner:
                     self.models[model_id] = Model(
                         str(entry.get("model_name", "")), dict(entry.get("state") or {})
                     )
+            elif method == "custom":
+                said = data.get("content") or {}
+                if isinstance(said, dict) and said.get("type") in ("shown", "refused"):
+                    page = str(said.get("page", ""))
+                    self.shown.append((f"{said['type']}:{page}", time.monotonic()))
             elif method in ("update", "echo_update"):
                 model = self.models.setdefault(content.get("comm_id", ""), Model("", {}))
                 state = data.get("state") or {}
@@ -723,6 +751,7 @@ class Learner:
             progress = await self.custom(table, {"type": "progress", "data": {}})
             await self.until_idle(progress)
             await self.click_through(table)
+            await self.walk_on()
             if self.stay > 0:  # reading on: the page stays open (and pings) before leaving
                 await self.read_for(min(self.stay, self.remaining() - 1))
         finally:
@@ -730,6 +759,31 @@ class Learner:
                 pinger.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await pinger
+
+    async def walk_on(self) -> None:
+        """Follow the "Next lesson" link through ``self.walk``: one ``go`` each, timed to the
+        kernel's ``shown``; the new page must have its table by then."""
+        bridge = self.bridge()
+        if not self.walk:
+            return
+        if bridge is None:
+            raise StepError("no page bridge to walk on with")
+        started = time.monotonic()
+        for page in self.walk:
+            await asyncio.sleep(self.think * self.rng.uniform(0.5, 1.5))
+            sent = time.monotonic()
+            seen = len(self.shown)
+            go = {"type": "go", "lang": "es", "page": page, "resume": None}
+            await self.custom(bridge, go)
+            while len(self.shown) == seen:
+                await self.receive()
+            said, when = self.shown[seen]
+            if said != f"shown:{page}":
+                raise StepError(f"go {page}: the kernel answered {said}")
+            if self.table() is None:
+                raise StepError(f"go {page}: no table among the models")
+            self.result.changes.append(when - sent)
+        self.result.walk_window = (started, time.monotonic())
 
     async def ping(self, bridge: str) -> None:
         n = 0
@@ -1038,8 +1092,10 @@ async def run(args: argparse.Namespace, server: Server, sampler: Sampler) -> int
         Learner(i, server.url, args.lesson, script, args.think, deadline, http, server.kernel_cpu)
         for i in range(args.learners)
     ]
+    walk = walk_after(args.lesson, args.walk)
     for learner in learners:
         learner.stay = args.stay
+        learner.walk = walk
     tasks: list[asyncio.Task[Any]] = [asyncio.create_task(x.run(go)) for x in learners]
     browser_results: list[BrowserResult] = []
     playwright_cm: Any = None
@@ -1073,8 +1129,7 @@ async def run(args: argparse.Namespace, server: Server, sampler: Sampler) -> int
             if warmed:
                 await asyncio.wait_for(asyncio.gather(*(e.wait() for e in warmed)), 150)
                 await asyncio.sleep(3)  # the beacons of the index pages
-                pool = args.classroom
-                await wait_ready(server, sampler, pool, args.start_timeout, refill=True)
+                await wait_ready(server, sampler, args.classroom, args.start_timeout, refill=True)
             await asyncio.sleep(2)  # contexts and blank pages ready before the burst
         burst = time.monotonic()
         for learner in learners:
@@ -1102,6 +1157,7 @@ async def run(args: argparse.Namespace, server: Server, sampler: Sampler) -> int
 
     # ---- figures
     n_total = args.learners + args.browsers
+    pool = args.classroom
     firsts = [r.first_table for r in sim if r.first_table is not None]
     clicks = [c for r in sim for c in r.clicks]
     errors = [f"learner {r.index}: {r.error}" for r in sim if r.error]
@@ -1144,6 +1200,19 @@ async def run(args: argparse.Namespace, server: Server, sampler: Sampler) -> int
         )
         print(f"  received while staying, KiB per learner: {total:.0f} ({kinds})")
     print(f"  click latency under load (simulated):  {summarize(clicks, 'ms', 1000, 0)}")
+    changes = [c for r in sim for c in r.changes]
+    windows = [r.walk_window for r in sim if r.walk_window is not None]
+    walking = (
+        sampler.between(min(w[0] for w in windows), max(w[1] for w in windows)) if windows else []
+    )
+    walk_kernels = max((s.kernels for s in walking), default=0)
+    change_p95 = percentile(changes, 95) if changes else float("nan")
+    if args.walk:
+        print(
+            f"  page change, {args.walk} lessons each (go -> shown, simulated): "
+            f"{summarize(changes, 'ms', 1000, 0)}"
+        )
+        print(f"    kernels while walking: at most {walk_kernels}")
     print(
         f"  peak server memory (server + kernels): PSS {peak_pss / MIB:.0f} MiB, "
         f"RSS {peak_rss / MIB:.0f} MiB; {per_learner:.1f} MiB PSS per learner; "
@@ -1176,9 +1245,17 @@ async def run(args: argparse.Namespace, server: Server, sampler: Sampler) -> int
     for reason, count in Counter(e.split(": ", 1)[1] for e in errors).most_common(8):
         print(f"    {count} x {reason}")
 
-    pool = args.classroom
     print("\ntargets:")
     print(f"  p95 first table <= {TARGET_P95_S:.0f} s: {p95:.2f} s  {verdict(p95 <= TARGET_P95_S)}")
+    if args.walk:
+        print(
+            f"  page change p95 <= {TARGET_CHANGE_P95_S:.0f} s: {change_p95:.2f} s  "
+            f"{verdict(change_p95 <= TARGET_CHANGE_P95_S)}"
+        )
+        print(
+            f"  kernels while walking <= learners + pool ({n_total} + {pool}): {walk_kernels}  "
+            f"{verdict(walk_kernels <= n_total + pool)}"
+        )
     print(f"  errors = 0: {len(errors)}  {verdict(not errors)}")
     print(
         f"  <= {TARGET_MIB_PER_LEARNER:.0f} MiB per learner: {per_learner:.1f} MiB  "
@@ -1188,7 +1265,10 @@ async def run(args: argparse.Namespace, server: Server, sampler: Sampler) -> int
         f"  no kernel beyond the pool after leaving: {live} live, pool {pool}  "
         f"{verdict(live <= pool)}"
     )
-    print(f"\nclassroom p95 first table: {p95:.2f} s, errors: {len(errors)}")
+    print(
+        f"\nclassroom p95 first table: {p95:.2f} s, page change p95: {change_p95:.2f} s, "
+        f"errors: {len(errors)}"
+    )
     return 0
 
 
@@ -1218,6 +1298,12 @@ def main() -> int:
         type=float,
         default=1.0,
         help="mean seconds between a learner's clicks (1.0, jittered x0.5-1.5)",
+    )
+    parser.add_argument(
+        "--walk",
+        type=int,
+        default=5,
+        help="lessons each learner then walks to inside the page, as 'Next lesson' does (5)",
     )
     parser.add_argument(
         "--stay",

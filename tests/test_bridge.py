@@ -321,8 +321,8 @@ def test_the_shell_builds_every_page_like_the_notebook(name: str) -> None:
     assert isinstance(built, BridgedPage) and not isinstance(built, MessagePage)
     direct = page(name, "ru")
     assert type(built) is type(direct)
-    assert built.bridge is shell.bridge and built.widget.children[0] is shell.bridge
-    assert shell.widget.children == (built.widget,)
+    assert built.bridge is shell.bridge and shell.bridge not in built.widget.children
+    assert shell.widget.children == (shell.bridge, built.widget)
     assert PENDING_CLASS not in shell.widget._dom_classes
     assert PENDING_CLASS not in built.widget._dom_classes
     assert built.i18n.language == "ru" and shell.bridge.lang == "ru"

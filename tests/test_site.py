@@ -61,11 +61,13 @@ def test_a_go_message_is_a_hello_without_resume() -> None:
 def test_a_notebook_shows_its_page_inside_the_site() -> None:
     tab = site("03-growing-round")
     assert isinstance(tab, Site) and isinstance(tab.page, LessonApp)
-    assert tab.widget.children == (tab.page.widget,)
+    assert tab.widget.children == (tab.bridge, tab.page.widget)
     assert tab.page.bridge is tab.bridge
+    assert PENDING_CLASS in tab.widget._dom_classes
     assert PENDING_CLASS in tab.page.widget._dom_classes  # waits for the browser's hello
     say(tab.bridge, hello("ru", "03-growing-round"))
     assert tab.bridge.lang == "ru" and PENDING_CLASS not in tab.page.widget._dom_classes
+    assert PENDING_CLASS not in tab.widget._dom_classes
 
 
 @pytest.mark.parametrize("name", [n for n in PAGES if n != "01-beating"])
@@ -74,8 +76,9 @@ def test_every_page_can_be_reached_from_a_lesson(name: str) -> None:
     say(tab.bridge, go(name, "ru"))
     built = tab.page
     assert isinstance(built, BridgedPage) and not isinstance(built, MessagePage)
-    assert tab.widget.children == (built.widget,)
-    assert built.widget.children[0] is tab.bridge
+    # the bridge stays beside the page: the browser draws it once for the tab's life
+    assert tab.widget.children == (tab.bridge, built.widget)
+    assert tab.bridge not in built.widget.children
     assert built.ready and PENDING_CLASS not in built.widget._dom_classes
     assert built.i18n.language == "ru" and tab.bridge.lang == "ru"
     assert tab.bridge.title.endswith("Учимся играть в дурака")

@@ -15,6 +15,7 @@ import pytest
 from ipywidgets.widgets import widget as ipywidget
 
 from tests.helpers import stable_id
+from tutorial.assets import MODULE_LOADER
 from tutorial.table_widget import ACTION_IDS, PROGRESS_MAX_CHARS, TableWidget, validate_click
 
 
@@ -90,13 +91,31 @@ def recorder(widget: TableWidget) -> list[dict[str, Any]]:
 
 
 def test_assets_are_package_files_without_urls() -> None:
-    esm, css = str(TableWidget._esm), str(TableWidget._css)
-    assert "export default" in esm and "render" in esm
+    module, css = TableWidget().trait_defaults("_module"), str(TableWidget._css)
+    assert isinstance(module, str)
+    assert "export default" in module and "render" in module
     assert ".durak-table" in css
-    for source in (esm, css):
+    for source in (module, css, MODULE_LOADER):
         assert "http://" not in source and "https://" not in source
         assert "@import" not in source and not re.search(r"url\(", source)
-        assert "import(" not in source and not re.search(r"^\s*import\s", source, re.M)
+        assert not re.search(r"^\s*import\s", source, re.M)
+    assert "import(" not in module and "import(" not in css
+    # the loader imports only the widget's own module, from a blob made of its text
+    assert re.findall(r"import\((.*?)\)", MODULE_LOADER) == ["/* webpackIgnore: true */ url"]
+    assert "new Blob([source]" in MODULE_LOADER and 'model.get("_module")' in MODULE_LOADER
+
+
+def test_every_widget_shares_the_module_loader() -> None:
+    """anywidget would import each model's _esm afresh (never freed): every explainer widget
+    has the same small loader as _esm and its code in _module, imported once per tab."""
+    from tutorial.bridge import PageBridge
+    from tutorial.free_play_view import MoveLogWidget
+    from tutorial.index_page import LessonList
+    from tutorial.sources_page import SourcesView
+
+    for kind in (TableWidget, PageBridge, MoveLogWidget, LessonList, SourcesView):
+        assert kind._esm == MODULE_LOADER, kind
+        assert "export default" in str(kind().trait_defaults("_module")), kind
 
 
 def test_css_is_scoped_under_the_root_class() -> None:

@@ -204,7 +204,7 @@ class LessonApp(BridgedPage):
             _dom_classes=("durak-stage",),
         )
         self.widget = w.VBox(
-            [self.bridge, self.style, self.stage],
+            [*self.own_bridge(), self.style, self.stage],
             layout=fixed,
             _dom_classes=("durak-lesson", "durak-lesson-page"),
         )

@@ -28,7 +28,7 @@ from typing import Any, Final, Literal, NotRequired, TypedDict, cast
 import anywidget
 from traitlets import Bool, Dict, Int, Unicode
 
-from .assets import asset
+from .assets import MODULE_LOADER, asset, module_trait
 from .browser_input import PythonOnlyTraits, json_object_copy, notify, validated
 
 __all__ = [
@@ -203,7 +203,8 @@ class PageBridge(PythonOnlyTraits, anywidget.AnyWidget):
     asked after the hello. :meth:`hand_over` passes the bridge to the next page of the tab.
     """
 
-    _esm = asset("bridge.js")
+    _esm = MODULE_LOADER
+    _module = module_trait("bridge.js")
     _css = asset("bridge.css")
 
     lang = Unicode("").tag(sync=True)

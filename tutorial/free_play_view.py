@@ -24,7 +24,7 @@ from traitlets import Dict
 
 from durak_core import ActionKind
 
-from .assets import asset
+from .assets import MODULE_LOADER, asset, module_trait
 from .browser_input import PythonOnlyTraits
 from .controller import LessonController
 from .i18n import Gettext
@@ -97,7 +97,8 @@ class MoveLogWidget(PythonOnlyTraits, anywidget.AnyWidget):
     """The move log: a numbered list, newest at the bottom and in view, new entries announced
     to screen readers. Read-only: the browser sends nothing, and cannot change ``view``."""
 
-    _esm = asset("move_log.js")
+    _esm = MODULE_LOADER
+    _module = module_trait("move_log.js")
     _css = asset("move_log.css")
 
     view = Dict().tag(sync=True)

@@ -13,7 +13,7 @@ import anywidget
 import ipywidgets as w
 from traitlets import Dict
 
-from .assets import asset
+from .assets import MODULE_LOADER, asset, module_trait
 from .bridge import PageBridge
 from .lessons import Lesson, load_lessons
 from .names import Term, term
@@ -47,7 +47,8 @@ def notebook_name(lesson: Lesson) -> str:
 class LessonList(anywidget.AnyWidget):  # type: ignore[misc,unused-ignore]
     """Lesson cards linking to their pages; the stars are read from localStorage."""
 
-    _esm = asset("index.js")
+    _esm = MODULE_LOADER
+    _module = module_trait("index.js")
     _css = asset("index.css")
     view = Dict().tag(sync=True)
 

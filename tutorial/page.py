@@ -134,6 +134,9 @@ class BridgedPage:
         self._unknown_language: str | None = None
         self.ready = False
         self.i18n = I18n(language)
+        # A page given a bridge is shown by a site, which holds the bridge beside it for the
+        # tab's whole life (drawn once); a page on its own holds its bridge as first child.
+        self.owns_bridge = bridge is None
         self.bridge = bridge if bridge is not None else PageBridge()
         self.notice = w.HTML()
         self.notice.add_class("durak-notice")
@@ -144,7 +147,10 @@ class BridgedPage:
         """The usual page: the bridge, the shared style (plus ``style``), a header with the
         page's heading (``self.heading``) and the language menu (``self.language``), the notice
         and ``body``. The page re-renders when the language changes."""
-        children: list[w.Widget] = [self.bridge, w.HTML(f"<style>{PANEL_STYLE}{style}</style>")]
+        children: list[w.Widget] = [
+            *self.own_bridge(),
+            w.HTML(f"<style>{PANEL_STYLE}{style}</style>"),
+        ]
         if header:
             self.heading = w.HTML()
             self.language = language_menu(self.i18n)
@@ -170,6 +176,10 @@ class BridgedPage:
             self.bridge.on_hello(self._on_hello)
         self.bridge.on_nav(self._on_nav)
         self.sync_bridge()
+
+    def own_bridge(self) -> list[PageBridge]:
+        """``[bridge]`` for the page's root children when the page holds its own bridge."""
+        return [self.bridge] if self.owns_bridge else []
 
     # ------------------------------------------------------------------ to override
 

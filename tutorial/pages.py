@@ -180,9 +180,10 @@ def page(
 
 
 class Site:
-    """One browser tab's pages: a root widget holding the page shown, which lives as long as
-    the tab does. Each page the learner opens inside the tab is built in this same Python and
-    swapped in; the old page is stopped and every widget it made is closed.
+    """One browser tab's pages: a root widget holding the page bridge and the page shown,
+    which lives as long as the tab does. Each page the learner opens inside the tab is built
+    in this same Python and swapped in; the old page is stopped and every widget it made is
+    closed.
 
     ``Site(name)`` builds page ``name`` at once (a page's notebook: it then waits for the
     browser's hello like any page); ``Site()`` shows only the bridge until the hello names the
@@ -206,11 +207,13 @@ class Site:
         # layouts, and whatever the notebook made before): only newer ones belong to a page.
         self._mark = set(_instances)
         self.bridge.on_go(self._go)
+        # Pending (the page hidden, a spinner shown) until the browser's hello is handled.
+        self.widget.add_class(PENDING_CLASS)
         if name is None:
-            self.widget.add_class(PENDING_CLASS)
             self.bridge.on_hello(self._first)
         else:
-            self._show(page(name, bridge=self.bridge))
+            self._show(page(name, bridge=self.bridge))  # the page applies the hello first
+            self.bridge.on_hello(lambda _hello: self.widget.remove_class(PENDING_CLASS))
 
     def _first(self, hello: Hello) -> None:
         self._show(page(hello["page"], bridge=self.bridge))
@@ -253,7 +256,12 @@ class Site:
     def _show(self, built: BridgedPage | w.HTML) -> None:
         self.page = built
         self.pages_shown += 1
-        self.widget.children = (built.widget if isinstance(built, BridgedPage) else built,)
+        # The bridge stays where it is (its view is drawn once per tab); the page beside it
+        # changes.
+        self.widget.children = (
+            self.bridge,
+            built.widget if isinstance(built, BridgedPage) else built,
+        )
 
     def show(self) -> None:
         display(self.widget)

@@ -19,7 +19,7 @@ from traitlets import Unicode
 
 from durak_core import PRESETS, Card
 
-from .assets import asset
+from .assets import MODULE_LOADER, asset, module_trait
 from .bridge import PageBridge
 from .i18n import N_, Gettext
 from .lessons import load_lessons
@@ -375,7 +375,8 @@ _AGREE: Final = (
 class SourcesView(anywidget.AnyWidget):  # type: ignore[misc,unused-ignore]
     """The page's content (HTML built here); the browser scrolls to ``#s4`` once it shows."""
 
-    _esm = asset("sources.js")
+    _esm = MODULE_LOADER
+    _module = module_trait("sources.js")
     _css = asset("sources.css")
     html = Unicode("").tag(sync=True)
 

@@ -19,7 +19,7 @@ from typing import Any, cast
 import anywidget
 from traitlets import Dict
 
-from .assets import asset
+from .assets import MODULE_LOADER, asset, module_trait
 from .browser_input import PythonOnlyTraits, json_object_copy, notify, validated
 from .view_model import Click, TableView
 
@@ -107,7 +107,8 @@ class TableWidget(PythonOnlyTraits, anywidget.AnyWidget):
     writes the trait's value back to localStorage whenever the controller sets it.
     """
 
-    _esm = asset("table.js")
+    _esm = MODULE_LOADER
+    _module = module_trait("table.js")
     _css = asset("table.css")
 
     view = Dict().tag(sync=True)
