@@ -3,7 +3,9 @@
 * :class:`RenderHandler` (``/voila/render/<name>``): sets the ``_xsrf`` cookie (so Voilà's own
   ``beforeunload`` shutdown beacon is accepted), refuses ``_``- and ``.``-prefixed names (404),
   serves a known page from the kernel pool when one is ready, and answers 503 ("the explainer
-  is full") instead of starting a kernel beyond ``max_kernels``.
+  is full") instead of starting a kernel beyond ``max_kernels``. Every page it sends starts
+  with :func:`tutorial.loading_screen.loading_script`: Voilà's waiting screen speaks the
+  learner's language.
 * :class:`ShutdownHandler` (``/voila/api/shutdown/<id>``): Voilà's, but any failed cross-site
   check is a 403.
 * :class:`IndexRedirectHandler` (``/``, ``/voila/tree…``, ``/login``, ``/logout``): a redirect to
@@ -13,6 +15,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any
 
@@ -54,6 +57,34 @@ def _write_not_found(handler: web.RequestHandler) -> None:
     handler.finish(not_found_page(language, _index_url(handler)))
 
 
+class HeadInjector:
+    """Puts ``script`` right after the first ``<head>`` of an HTML stream sent in chunks."""
+
+    def __init__(self, script: str) -> None:
+        self.script = script
+        self.done = not script
+
+    def __call__(self, html: str) -> str:
+        if self.done:
+            return html
+        at = html.find("<head>")
+        if at == -1:
+            return html
+        self.done = True
+        at += len("<head>")
+        return html[:at] + self.script + html[at:]
+
+
+def _loading_script() -> str:
+    try:
+        from tutorial.loading_screen import loading_script
+
+        return loading_script()
+    except Exception:  # a broken lesson file: the page still opens, in Voilà's words
+        logging.getLogger(__name__).exception("the localized loading screen failed")
+        return ""
+
+
 class RenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
     """``/voila/render/<name>``: Voilà's render handler with the pool, the cap and the cookie."""
 
@@ -84,9 +115,10 @@ class RenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
             if reservation is None:
                 self._write_full()
                 return
+        inject = HeadInjector(_loading_script())
         with holding(reservation):
             async for html in self.get_generator(path=name):
-                self.write(html)
+                self.write(inject(html))
                 self.flush()
 
     def _is_pool_page(self, name: str) -> bool:
@@ -106,15 +138,16 @@ class RenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
         self.set_header("Expires", "0")
         cache = pooled.renderer.rendered_cache
         sent = len(cache)
+        inject = HeadInjector(_loading_script())
         if sent:
-            self.write("".join(cache[:sent]))
+            self.write(inject("".join(cache[:sent])))
             self.flush()
         rendered, rendering = await pooled.render_task
         if len(rendered) > sent:
-            self.write("".join(rendered[sent:]))
+            self.write(inject("".join(rendered[sent:])))
             self.flush()
         async for html, _ in rendering:
-            self.write(html)
+            self.write(inject(html))
             self.flush()
 
     def _write_full(self) -> None:

@@ -13,13 +13,15 @@ import os
 import re
 import signal
 
-from playwright.sync_api import Page, expect
+import pytest
+from playwright.sync_api import Browser, Page, expect
 
 from tutorial.app import find_lesson
 from tutorial.i18n import translator
+from tutorial.loading_screen import loading_script
 from tutorial.page import overlay_texts
 
-from .harness import BrowserLog, VoilaServer, open_notebook, screenshot
+from .harness import BrowserLog, VoilaServer, http_request, open_notebook, screenshot
 from .test_connection import NOTICE_MS, kernel_pid
 
 HEADING = ".durak-site h1"
@@ -215,3 +217,56 @@ def test_a_kernel_lost_after_page_changes_resumes_the_page_and_step(
     expect(page.locator(".durak-step")).to_have_text(step_text)  # resumed, not started afresh
     expect(page).to_have_url(re.compile(r"/03-growing-round\.ipynb\?lang=ru$"))
     browser_log.assert_clean()
+
+
+def test_every_page_starts_with_the_localized_waiting_screen(voila_server: VoilaServer) -> None:
+    """Voilà's own "Running … / Executing 1 of 1" is in English: every page the server sends
+    starts its <head> with the script that puts the learner's language there (and the tab
+    title), pooled or not."""
+    for name in ("01-beating.ipynb", "index.ipynb"):
+        status, _headers, html = http_request(voila_server, f"/voila/render/{name}?lang=ru")
+        assert status == 200
+        assert html.split("<head>", 1)[1].lstrip().startswith(loading_script()[:40])
+        assert html.count(loading_script()) == 1
+
+
+@pytest.mark.parametrize(
+    ("query", "locale", "lang"),
+    [
+        ("?lang=ru", "en-US", "ru"),
+        ("", "en-GB", "en"),
+        ("", "de-DE", "es"),
+        ("?lang=xx", "ru", "es"),
+    ],
+)
+def test_the_waiting_screen_speaks_the_page_language(
+    browser: Browser, voila_server: VoilaServer, query: str, locale: str, lang: str
+) -> None:
+    """Voilà's spinner markup and its update_loading_text, as the page has them, with the
+    script in front: the line and the tab title are the learner's, whatever Voilà writes."""
+    context = browser.new_context(locale=locale)
+    try:
+        page = context.new_page()
+        page.route(
+            "**/voila/render/02-bout.ipynb*",
+            lambda route: route.fulfill(
+                content_type="text/html",
+                body=(
+                    f"<!DOCTYPE html><html lang='en'><head>{loading_script()}"
+                    "<title>Durak: attack and defence</title></head><body>"
+                    "<div id='loading'><h2 id='loading_text'>Running Durak...</h2></div>"
+                    "<script>window.update_loading_text = function (i, n) {"
+                    "document.getElementById('loading_text').innerHTML = "
+                    "`Executing ${i} of ${n}`; };"
+                    "window.update_loading_text(1, 1);</script></body></html>"
+                ),
+            ),
+        )
+        page.goto(voila_server.url + "/voila/render/02-bout.ipynb" + query)
+        tr = translator(lang)
+        expect(page.locator("#loading_text")).to_have_text(tr.gettext("Opening the page…"))
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        title = tr.gettext(find_lesson("bout").title)
+        expect(page).to_have_title(tr.gettext("{page} — Learn Durak", page=title))
+    finally:
+        context.close()
