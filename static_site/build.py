@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
-from . import inputs, lock, pyodide_dist, voici_site, wheels
+from . import inputs, lock, pycompile, pyodide_dist, voici_site, wheels
 from .config import (
     BROWSER_WHEELS,
     BUILD,
@@ -40,6 +40,14 @@ STUBS = {
     "sqlite3": ("1.0.0", "Stub: Pyodide's sqlite3 module is not on PyPI or npm; unused here."),
     "jedi": ("0.20.1+stub", "Stub: code completion, which a Voici page never asks for."),
 }
+
+
+#: Where the Pyodide kernel's lab extension keeps the wheels it installs itself.
+KERNEL_WHEELS = (
+    Path(sys.prefix)
+    / "share/jupyter/labextensions/@jupyterlite/pyodide-kernel-extension/static/pypi"
+)
+KERNEL_WHEEL_NAMES = frozenset({"ipykernel", "piplite", "pyodide_kernel"})
 
 
 def check_build_venv(build_pins: Mapping[str, Pin], browser_pins: Mapping[str, Pin]) -> None:
@@ -103,6 +111,18 @@ def assemble_pyodide(target: Path) -> list[Path]:
     shipped = [target / p.name for p in [*downloaded.values(), babel, project]]
     for source, copy in zip([*downloaded.values(), babel, project], shipped, strict=True):
         shutil.copyfile(source, copy)
+    # The kernel's own wheels (its ipykernel shim, piplite, pyodide_kernel) ship inside its lab
+    # extension, where piplite installs them one by one; in the lock, Pyodide loads them at
+    # boot with everything else.
+    kernel_wheels = sorted(KERNEL_WHEELS.glob("*.whl"))
+    kernel_wheels = [w for w in kernel_wheels if w.name.split("-")[0] in KERNEL_WHEEL_NAMES]
+    found = {w.name.split("-")[0] for w in kernel_wheels}
+    if found != KERNEL_WHEEL_NAMES:
+        raise BuildError(f"the kernel extension lacks {sorted(KERNEL_WHEEL_NAMES - found)}")
+    for wheel in kernel_wheels:
+        shutil.copyfile(wheel, target / wheel.name)
+    shipped += [target / wheel.name for wheel in kernel_wheels]
+    pycompile.precompile(shipped, target, info)
     stubs = [wheels.stub_wheel(name, v, why, target) for name, (v, why) in STUBS.items()]
     lock.write_lock(lock.build_lock(info, shipped, stubs), target / "pyodide-lock.json")
     return [*shipped, *stubs]
@@ -152,7 +172,7 @@ def build() -> None:
         shutil.rmtree(WORK)
     lite_dir = WORK / "lite"
     shipped = assemble_pyodide(lite_dir / "static" / "pyodide")
-    voici_site.write_lite_dir(lite_dir)
+    voici_site.write_lite_dir(lite_dir, voici_site.boot_packages(shipped))
     notebooks = voici_site.page_notebooks()
     voici_site.stage_contents(notebooks, WORK / "contents")
     print(f"voici build: {len(notebooks)} pages")

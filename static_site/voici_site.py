@@ -77,14 +77,33 @@ def page_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
     return found
 
 
-def write_lite_dir(lite_dir: Path) -> None:
-    """The lite dir's ``jupyter-lite.json``: piplite must never reach for pypi.org. (The
-    Pyodide addon sets ``pyodideUrl`` itself because ``static/pyodide/`` exists there.)"""
-    settings = {
-        "jupyter-config-data": {
-            "litePluginSettings": {KERNEL_PLUGIN: {"disablePyPIFallback": True}},
-        }
-    }
+#: The names the kernel (pyodide-kernel 0.7) looks for in ``loadPyodideOptions.packages`` to
+#: skip installing them itself, one after the other, once Pyodide is up.
+KERNEL_NAMES = ("micropip", "piplite", "sqlite3", "ipykernel", "comm", "pyodide_kernel", "jedi")
+
+
+def boot_packages(wheels: list[Path]) -> list[str]:
+    """Every package the site ships, for ``loadPyodideOptions.packages``: Pyodide fetches them
+    all at once while it boots, instead of the kernel installing its own one by one and the
+    first cell then loading the explainer's. The kernel's own under the names it checks."""
+    from .config import canonical_name
+    from .wheels import wheel_name_version
+
+    names = {canonical_name(wheel_name_version(wheel)[0]) for wheel in wheels}
+    kernel = [name for name in KERNEL_NAMES if canonical_name(name) in names]
+    missing = set(KERNEL_NAMES) - set(kernel)
+    if missing:
+        raise BuildError(f"the site does not ship the kernel's {sorted(missing)}")
+    rest = sorted(names - {canonical_name(name) for name in kernel})
+    return [*kernel, "ipython", *(name for name in rest if name != "ipython")]
+
+
+def write_lite_dir(lite_dir: Path, packages: list[str]) -> None:
+    """The lite dir's ``jupyter-lite.json``: piplite must never reach for pypi.org, and Pyodide
+    loads ``packages`` while it boots. (The Pyodide addon sets ``pyodideUrl`` itself because
+    ``static/pyodide/`` exists there.)"""
+    kernel = {"disablePyPIFallback": True, "loadPyodideOptions": {"packages": packages}}
+    settings = {"jupyter-config-data": {"litePluginSettings": {KERNEL_PLUGIN: kernel}}}
     lite_dir.mkdir(parents=True, exist_ok=True)
     (lite_dir / "jupyter-lite.json").write_text(json.dumps(settings, indent=2) + "\n")
 
@@ -127,7 +146,9 @@ def finish_site(output: Path, notebooks: list[Path]) -> dict[str, Any]:
     """Check the built site and give it its front door; returns the kernel settings found.
 
     Fails when a page, the Pyodide folder or an expected lab extension is missing, when
-    ``pyodideUrl`` is not local, or when piplite could fall back to PyPI.
+    ``pyodideUrl`` is not local, or when piplite could fall back to PyPI. Every page gets the
+    service-worker shim and the localized waiting screen
+    (:func:`tutorial.loading_screen.loading_script`).
     """
     expected = [PAGES / f"{notebook.stem}.html" for notebook in notebooks]
     missing = [str(page) for page in expected if not (output / page).is_file()]
@@ -149,11 +170,14 @@ def finish_site(output: Path, notebooks: list[Path]) -> dict[str, Any]:
         )
     (output / "index.html").write_text(ROOT_REDIRECT, encoding="utf-8")
     drop_outside_links(output)
+    from tutorial.loading_screen import loading_script
+
+    head = NO_SERVICE_WORKER_SHIM + loading_script()
     for page in sorted((output / "voici").rglob("*.html")):
         html = page.read_text(encoding="utf-8")
         if html.count("<head>") != 1:
             raise BuildError(f"{page.relative_to(output)}: no single <head> to add the shim to")
-        page.write_text(html.replace("<head>", "<head>\n" + NO_SERVICE_WORKER_SHIM), "utf-8")
+        page.write_text(html.replace("<head>", "<head>\n" + head), "utf-8")
     return dict(kernel)
 
 

@@ -70,6 +70,17 @@ class ServerLogHandler(logging.StreamHandler):  # type: ignore[type-arg]
         self.setFormatter(logging.Formatter("[%(name)s] %(levelname)s | %(message)s"))
 
 
+class BrowserConsoleHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """Pyodide only (the static site): records below WARNING go to the browser's
+    ``console.log`` (Pyodide's ``sys.__stdout__``); from WARNING up they stay on
+    :func:`server_log_stream` (``console.error``), which is kept for what went wrong."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.__stdout__ or io.StringIO())
+        self.addFilter(lambda record: record.levelno < logging.WARNING)
+        self.setFormatter(logging.Formatter("[%(name)s] %(levelname)s | %(message)s"))
+
+
 def _in_kernel() -> bool:
     shell = _shell()
     return shell is not None and getattr(shell, "kernel", None) is not None
@@ -89,7 +100,11 @@ def _route_logs() -> None:
     for name in (*LOGGERS, "py.warnings"):
         logger = logging.getLogger(name)
         if not any(isinstance(h, ServerLogHandler) for h in logger.handlers):
-            logger.addHandler(ServerLogHandler())
+            if sys.platform == "emscripten":
+                logger.addHandler(ServerLogHandler(logging.WARNING))
+                logger.addHandler(BrowserConsoleHandler())
+            else:
+                logger.addHandler(ServerLogHandler())
         if logger.level == logging.NOTSET:
             logger.setLevel(logging.INFO)
         # The root logger may be given a handler on the page's streams: do not propagate.

@@ -59,6 +59,8 @@ NO_SERVICE_WORKER_ERROR = "console.error: undefined"
 #: A cold page boots Pyodide, loads the wheels and runs the notebook, all in the browser.
 COLD_PAGE_MS = 120_000
 HAND = ".durak-table .dt-hand"
+#: The kernel's line at every page change (tutorial.pages.Site), in the browser's console.
+COUNTS = re.compile(r"tab page (\d+): (\S+) \((\d+) widgets, (\d+) comms in this kernel\)")
 #: What shows that each kind of page has drawn its content.
 DRAWN = {
     "index": ".durak-index-item",
@@ -274,6 +276,71 @@ def test_the_static_site_paces_the_computer_too(
     batches: list[int] = page.evaluate("window.durakLog.batches")
     assert computer.count() >= 3
     assert batches and set(batches) == {1}, batches
+    page.close()
+    errors = [e for e in traffic.errors if e != NO_SERVICE_WORKER_ERROR]
+    assert not errors, "\n".join(errors)
+    assert not traffic.outside()
+
+
+def test_pages_follow_each_other_inside_the_tab_offline(
+    offline: tuple[BrowserContext, Traffic],
+) -> None:
+    """Issue 16 on the static site: a link is followed in the page by the tab's own Pyodide
+    (no new boot), the address is the ``.html`` one a direct load uses, Back and Forward
+    work, and after 20 page changes the kernel's counts of widgets and comms (logged to the
+    browser's console at each change) are back where they were."""
+    context, traffic = offline
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    counts: list[tuple[str, int, int]] = []
+
+    def on_console(message: ConsoleMessage) -> None:
+        found = COUNTS.search(message.text)
+        if found:
+            counts.append((found.group(2), int(found.group(3)), int(found.group(4))))
+
+    page.on("console", on_console)
+    es = translator("es")
+    open_page(page, f"{PAGES}index.html?lang=es", DRAWN["index"])
+    documents = page.evaluate("performance.getEntriesByType('navigation').length")
+
+    def follow(target: str, heading: str) -> None:
+        page.locator(f"a[data-durak-page='{target}']").first.click()
+        at(target, heading)
+
+    def at(target: str, heading: str) -> None:
+        expect(page).to_have_url(re.compile(rf"{PAGES}{target}\.html\?lang=es$"))
+        expect(page.locator(".durak-site h1")).to_have_text(heading)
+        expect(page.locator(".durak-site h1")).to_be_focused()
+        expect(page.locator("html.durak-navigating")).to_have_count(0)
+
+    lessons = {Path(notebook_name(lesson)).stem: lesson for lesson in load_lessons()}
+    title = {stem: es.gettext(lesson.title) for stem, lesson in lessons.items()}
+    title["index"] = es.gettext("Learn Durak")
+    follow("01-beating", title["01-beating"])
+    follow("02-bout", title["02-bout"])
+    follow("index", title["index"])
+    page.go_back()
+    at("02-bout", title["02-bout"])
+    page.go_back()
+    at("01-beating", title["01-beating"])
+    page.go_forward()
+    at("02-bout", title["02-bout"])
+    expect(page).to_have_title(es.gettext("{page} — Learn Durak", page=title["02-bout"]))
+
+    walk = ["index", "03-growing-round", "index", "01-beating"] * 5
+    for target in walk:
+        follow(target, title[target])
+    assert page.evaluate("performance.getEntriesByType('navigation').length") == documents
+    for _ in range(50):  # the last console line reaches the test on Playwright's next turn
+        if len(counts) >= len(walk) + 5:
+            break
+        page.wait_for_timeout(100)
+    assert [name for name, _, _ in counts[-len(walk) :]] == walk
+    for name in ("index", "01-beating"):
+        seen = {(w, c) for n, w, c in counts if n == name}
+        assert len(seen) == 1, (name, seen)  # nothing of the old pages piles up
+    screenshot(page, "static-navigation-02-bout-es", full_page=False)
     page.close()
     errors = [e for e in traffic.errors if e != NO_SERVICE_WORKER_ERROR]
     assert not errors, "\n".join(errors)
