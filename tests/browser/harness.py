@@ -281,6 +281,17 @@ class VoilaServer:
     def log_tail(self, lines: int = 40) -> str:
         return "\n".join(self.log_text().splitlines()[-lines:])
 
+    def kernel_pid(self, kernel_id: str) -> int:
+        """The pid of the live kernel with this id (its connection file is named by it)."""
+        for pid in self.kernel_pids():
+            try:
+                cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if f"kernel-{kernel_id}".encode() in cmdline:
+                return pid
+        raise AssertionError(f"no live kernel process for {kernel_id}")
+
     def kernel_pids(self) -> list[int]:
         """Pids of the server's live kernels (pooled ones included)."""
         return [] if self.process is None else child_kernel_pids(self.process.pid)

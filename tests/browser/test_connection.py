@@ -23,18 +23,6 @@ HAND = ".durak-table .dt-hand"
 NOTICE_MS = 30_000
 
 
-def kernel_pid(server: VoilaServer, kernel_id: str) -> int:
-    """The pid of the kernel process with this id (its connection file is named by it)."""
-    for pid in server.kernel_pids():
-        try:
-            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
-        except OSError:
-            continue
-        if f"kernel-{kernel_id}".encode() in cmdline:
-            return pid
-    raise AssertionError(f"no live kernel process for {kernel_id}")
-
-
 def click(page: Page, click: dict[str, str]) -> None:
     if click["type"] == "action":
         selector = f"button[data-kind='action'][data-id='{click['id']}']"
@@ -63,7 +51,7 @@ def test_a_killed_kernel_shows_the_overlay_and_one_click_resumes(
     expect(page.locator(".dt-message")).to_contain_text(message["text"])
     expect(page.locator("button.durak-next")).to_be_enabled()
 
-    os.kill(kernel_pid(voila_server, browser_log.kernels[-1]), signal.SIGKILL)
+    os.kill(voila_server.kernel_pid(browser_log.kernels[-1]), signal.SIGKILL)
 
     texts = overlay_texts(translator("ru"))
     dialog = page.get_by_role("alertdialog")

@@ -22,7 +22,7 @@ from tutorial.loading_screen import loading_script
 from tutorial.page import overlay_texts
 
 from .harness import BrowserLog, VoilaServer, http_request, open_notebook, screenshot
-from .test_connection import NOTICE_MS, kernel_pid
+from .test_connection import NOTICE_MS
 
 HEADING = ".durak-site h1"
 #: The kernel's log line for every page change (tutorial.pages.Site).
@@ -206,7 +206,7 @@ def test_a_kernel_lost_after_page_changes_resumes_the_page_and_step(
     expect(step).not_to_have_text(first)
     step_text = step.text_content() or ""
 
-    os.kill(kernel_pid(voila_server, browser_log.kernels[-1]), signal.SIGKILL)
+    os.kill(voila_server.kernel_pid(browser_log.kernels[-1]), signal.SIGKILL)
     texts = overlay_texts(translator("ru"))
     dialog = page.get_by_role("alertdialog")
     expect(dialog).to_be_visible(timeout=NOTICE_MS)
