@@ -33,7 +33,12 @@ def heading_text(lang: str, page: str) -> str:
     tr = translator(lang)
     if page == "index":
         return tr.gettext("Learn Durak")
-    lesson = {"01-beating": "beating", "02-bout": "bout", "03-growing-round": "growing-round"}
+    lesson = {
+        "01-beating": "beating",
+        "02-bout": "bout",
+        "03-growing-round": "growing-round",
+        "14-flash": "flash",
+    }
     return tr.gettext(find_lesson(lesson[page]).title)
 
 
@@ -46,6 +51,7 @@ def shown(page: Page, name: str, lang: str, **query: str) -> None:
     heading = page.locator(HEADING)
     expect(heading).to_have_text(title)
     expect(heading).to_be_focused()
+    expect(heading).to_be_in_viewport()  # the new page is shown from its top
     expect(page.locator("html")).to_have_attribute("lang", lang)
     expect(page.locator("html.durak-navigating")).to_have_count(0)
     expect(page.locator("#loading")).to_have_count(0)
@@ -72,6 +78,10 @@ def test_links_back_and_forward_on_one_kernel(page: Page, browser_log: BrowserLo
     follow(page, "02-bout")
     shown(page, "02-bout", "es")
     follow(page, "index")
+    shown(page, "index", "es")
+    follow(page, "14-flash")  # far down the list: the click scrolls the page first
+    shown(page, "14-flash", "es")
+    page.go_back()
     shown(page, "index", "es")
     follow(page, "03-growing-round")
     shown(page, "03-growing-round", "es")

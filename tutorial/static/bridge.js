@@ -229,9 +229,17 @@ function pageShown(model) {
     }
     if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
     heading.focus({ preventScroll: true });
-    if (!globalThis.location.hash) globalThis.scrollTo(0, 0);
+    if (!globalThis.location.hash) scrollToTop(heading);
   };
   place();
+}
+
+/** Show the top of the page: Voilà and Voici scroll an element of theirs, not the document. */
+function scrollToTop(node) {
+  for (let box = node.parentElement; box; box = box.parentElement) {
+    if (box.scrollTop > 0) box.scrollTop = 0;
+  }
+  globalThis.scrollTo(0, 0);
 }
 
 function pageRefused(message) {
