@@ -32,7 +32,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,7 +129,9 @@ class Figures:
         return percentile(self.changes, q) if self.changes else float("nan")
 
 
-def walk(page: Page, figures: Figures, count: int, pss: dict[int, int], measure: object) -> None:
+def walk(
+    page: Page, figures: Figures, count: int, pss: dict[int, int], measure: Callable[[], int]
+) -> None:
     """Follow ``count`` links round :data:`WALK` (from the index), timing each change; at the
     counts in ``pss`` record ``measure()``, after a full garbage collection in the page (what
     is left is what the page keeps; V8 otherwise collects when it sees fit)."""
@@ -141,7 +143,7 @@ def walk(page: Page, figures: Figures, count: int, pss: dict[int, int], measure:
         if n in pss:
             cdp.send("HeapProfiler.collectGarbage")
             time.sleep(1)
-            pss[n] = measure()  # type: ignore[operator]
+            pss[n] = measure()
 
 
 def first_table(page: Page, url: str, timeout_ms: float) -> float:

@@ -20,11 +20,14 @@ behaves exactly like one built directly.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Final, Literal
 
 import ipywidgets as w
 from IPython.display import display
+
+# ipywidgets 8 deprecates Widget.widgets and offers no public registry instead.
+from ipywidgets.widgets.widget import _instances
 
 from .bridge import MAX_PAGE, Go, Hello, PageBridge
 from .i18n import I18n
@@ -193,10 +196,7 @@ class Site:
     """
 
     def __init__(self, name: str | None = None) -> None:
-        from ipywidgets.widgets.widget import _instances
-
         harden_kernel()
-        self._instances = _instances
         self.bridge = PageBridge()
         self.bridge.texts = overlay_texts(I18n())
         self.widget = w.VBox([self.bridge])
@@ -225,13 +225,13 @@ class Site:
             log.warning("refused a page change to %r: not a page of the site", name)
             self.bridge.send({"type": "refused", "page": name[:MAX_PAGE]})
             return
-        old, stale = self.page, set(self._instances) - self._mark
+        old, stale = self.page, set(_instances) - self._mark
         if isinstance(old, BridgedPage):
             try:
                 old.stop()
             except Exception:
                 log.exception("page: stopping %r failed", type(old).__name__)
-        self._mark = set(self._instances)
+        self._mark = set(_instances)
         hello = Hello(type="hello", lang=go["lang"], page=name, resume=None)
         if "present" in go:
             hello["present"] = go["present"]
@@ -239,10 +239,7 @@ class Site:
             hello["step"] = go["step"]
         self.bridge.hand_over(hello)
         self._show(page(name, bridge=self.bridge))
-        for key in stale:
-            widget = self._instances.get(key)
-            if widget is not None:
-                widget.close()
+        close_widgets(stale)
         self.bridge.send({"type": "shown", "page": name})
         widgets, comms = kernel_counts()
         log.info(
@@ -270,11 +267,17 @@ class Site:
         self.show()
 
 
+def close_widgets(keys: Iterable[str]) -> None:
+    """Close the widgets with these model ids that still exist (their comms close too)."""
+    for key in keys:
+        widget = _instances.get(key)
+        if widget is not None:
+            widget.close()
+
+
 def kernel_counts() -> tuple[int, int]:
     """How many widgets and how many comms this kernel holds (the site's page changes must
     bring both back to where they were: nothing of an old page is left behind)."""
-    from ipywidgets.widgets.widget import _instances
-
     try:
         from comm import get_comm_manager
 
@@ -303,16 +306,10 @@ def warm_up() -> None:
 
     for code in SUPPORTED_LANGUAGES:
         translator(code)
-    # ipywidgets 8 deprecates Widget.widgets and offers no public registry instead.
-    from ipywidgets.widgets.widget import _instances
-
     before = set(_instances)
     for name in ("index", next(n for n in PAGES if n[:1].isdigit()), "house-rules", "play"):
         page(name, "es")
-    for key in set(_instances) - before:
-        widget = _instances.get(key)
-        if widget is not None:
-            widget.close()
+    close_widgets(set(_instances) - before)
 
 
 def shell() -> Site | BridgedPage | w.HTML:
