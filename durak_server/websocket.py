@@ -23,6 +23,7 @@ from jupyter_server.services.kernels.connection.base import (
     deserialize_msg_from_ws_v1,
 )
 from jupyter_server.services.kernels.connection.channels import ZMQChannelsWebsocketConnection
+from jupyter_server.services.kernels.websocket import KernelWebsocketHandler
 from voila.tornado.kernel_websocket_handler import (
     VoilaKernelWebsocketHandler,
     read_header_from_binary_message,
@@ -46,7 +47,8 @@ _from_binary: Callable[[bytes], dict[str, Any]] = deserialize_binary_message
 
 
 class FilteredKernelWebsocketHandler(VoilaKernelWebsocketHandler):  # type: ignore[misc]
-    """Voilà's kernel websocket handler, dropping :data:`DROPPED_OUTGOING` messages."""
+    """Voilà's kernel websocket handler, dropping :data:`DROPPED_OUTGOING` messages (a superset
+    of Voilà's own filter, so each header is read once, here, and Voilà's is skipped)."""
 
     def write_message(self, message: bytes | str | dict[str, Any], binary: bool = False) -> Any:
         header: Any
@@ -63,7 +65,7 @@ class FilteredKernelWebsocketHandler(VoilaKernelWebsocketHandler):  # type: igno
         if msg_type in DROPPED_OUTGOING:
             self.log.debug("Not sending a %r message to the browser", msg_type)
             return None
-        return super().write_message(message, binary)
+        return KernelWebsocketHandler.write_message(self, message, binary)
 
     def get_websocket_protocol(self) -> Any:
         """Jupyter Server pings every ``ws_ping_interval`` ms and closes a socket whose pong is
