@@ -14,6 +14,7 @@ from tutorial.controller import LessonController, stars_for
 from tutorial.i18n import I18n
 from tutorial.lesson_view import panel_view, table_view
 from tutorial.lessons import Lesson, load_lessons, parse_lesson
+from tutorial.page import is_shown
 from tutorial.view_model import Click
 
 BASE: dict[str, Any] = {
@@ -448,7 +449,7 @@ def test_forged_back_on_the_play_page_takes_back_nothing() -> None:
     history = c.game.history
     assert len(history) >= 3 and c.free_play
     for button in (app.back, app.hint, app.next, app.free):
-        assert button.layout.display == "none"
+        assert not is_shown(button)
         button._handle_button_msg(None, {"event": "click"}, [])  # as a comm message would
     assert c.game.history == history and c.free_play and c.hints_used == 0
 

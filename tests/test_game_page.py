@@ -59,7 +59,7 @@ from tutorial.i18n import I18n
 from tutorial.lesson_view import table_view
 from tutorial.names import card_short, rank_name
 from tutorial.opponent import PAGE_LEVELS
-from tutorial.page import escape
+from tutorial.page import escape, is_shown
 from tutorial.view_model import Click
 
 PACE = 0.7
@@ -278,12 +278,12 @@ def test_the_result_panel_and_its_new_game_button(loop: FakeLoop) -> None:
     app = paced_game(21, players=3)
     c = app.controller
     panel = app.free_play.panel
-    assert panel.result_box.layout.display == "none"
+    assert not is_shown(panel.result_box)
     play_to_the_end(app, loop, 21)
     outcome = c.game.outcome
     assert outcome is not None
     names = c.names(c.i18n)
-    assert panel.result_box.layout.display == ""
+    assert is_shown(panel.result_box)
     if outcome.durak is None:
         assert "draw" in panel.result.value
     elif outcome.durak == c.you:
@@ -298,7 +298,7 @@ def test_the_result_panel_and_its_new_game_button(loop: FakeLoop) -> None:
     click(app, {"type": "action", "id": "pass"})
     assert c.message is not None and "The game is over" in c.message[1](c.i18n)
     panel.again.click()
-    assert c.game.outcome is None and panel.result_box.layout.display == "none"
+    assert c.game.outcome is None and not is_shown(panel.result_box)
     assert [line["kind"] for line in panel.log.view["lines"]] == ["start"]
     assert c.game.history == ()  # a fresh deal (the computer's first move, if any, waits)
 
@@ -377,16 +377,16 @@ def test_lesson_free_play_is_paced_and_offers_play_again(loop: FakeLoop) -> None
     app = LessonApp("transfer", language="en", pace=PACE)
     c = app.controller
     panel = app.free_play.panel
-    assert panel.widget.layout.display == "none"  # no log during the lesson
+    assert not is_shown(panel.widget)  # no log during the lesson
     app.next.click()
     app.next.click()
     app.free.click()
-    assert c.free_play and panel.widget.layout.display == ""
+    assert c.free_play and is_shown(panel.widget)
     start = c.game.history
     position = c.game.state.copy()
     assert table_view(c)["narration"] == ""  # the log tells it instead
     play_to_the_end(app, loop, 5)
-    assert panel.result_box.layout.display == "" and panel.again.description == "Play again"
+    assert is_shown(panel.result_box) and panel.again.description == "Play again"
     panel.again.click()
     assert c.free_play and c.game.outcome is None
     # back where free play began (the others' moves from there wait for their steps)
@@ -468,7 +468,7 @@ def test_the_options_offer_one_to_three_computer_opponents_and_the_levels() -> N
     labels = [label for label, _ in app.players.options]
     assert labels == ["1 computer opponent", "2 computer opponents", "3 computer opponents"]
     assert [v for _, v in app.level.options] == list(PAGE_LEVELS)
-    assert app.level_about.value and app.names_box.layout.display == "none"
+    assert app.level_about.value and not is_shown(app.names_box)
     app.i18n.set_language("ru")
     labels = [label for label, _ in app.players.options]
     assert labels == [
@@ -599,7 +599,7 @@ def test_a_hot_seat_game_never_shows_a_hand_to_the_wrong_player(
         if c.covered:
             covers += 1
             who = names[c.you]
-            assert app.cover.layout.display == "" and who in app.cover_text.value
+            assert is_shown(app.cover) and who in app.cover_text.value
             assert app.table.view["hand"] == [] and app.table.view["actions"] == []
             # a forged click behind the cover plays nothing
             before = len(c.game.history)
@@ -645,8 +645,8 @@ def test_hot_seat_names_typed_or_default() -> None:
     app = GameApp(players=2, language="en", seed=3, pace=0, level="newcomer")
     app.mode.value = "hotseat"
     assert app.players.options[0][0] == "2 players"
-    assert app.names_box.layout.display == ""
-    shown = [b for b in app.name_boxes if b.layout.display != "none"]
+    assert is_shown(app.names_box)
+    shown = [b for b in app.name_boxes if is_shown(b)]
     assert len(shown) == 2 and shown[1].placeholder == "Bruno"
     shown[0].value = "  Zoé   la\tgrande  " + "x" * 40
     app.new_game()
@@ -726,7 +726,7 @@ def test_a_game_against_the_computer_ends_with_the_review() -> None:
     assert c.decisions and all(0 <= d.cost <= 1 for d in c.decisions)
     assert all(d.chosen.seat == 0 and d.better.seat == 0 for d in c.decisions)
     assert "durak-review" in app.review.value
-    assert app.free_play.panel.result_box.layout.display == ""
+    assert is_shown(app.free_play.panel.result_box)
     press(app.free_play.panel.again)
     assert app.review.value == "" and c.decisions == []
 
@@ -859,7 +859,7 @@ def test_a_three_losses_match_is_played_game_after_game() -> None:
     app.new_game()
     c = app.play
     panel = app.free_play.panel
-    assert app.restart.layout.display == "none"  # a match's game counts as it was played
+    assert not is_shown(app.restart)  # a match's game counts as it was played
     rng = random.Random(7)
     for number in range(1, 40):
         finish_game(app, rng)
@@ -1044,7 +1044,7 @@ def test_same_deal_again_is_not_offered_in_a_match() -> None:
     assert c.game.history == history
     app.match.value = "single"
     app.new_game()
-    assert app.restart.layout.display == "" and app.match_state is None
+    assert is_shown(app.restart) and app.match_state is None
 
 
 def test_the_flash_and_misdeal_switches_are_playable_on_the_page() -> None:

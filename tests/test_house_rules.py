@@ -31,6 +31,7 @@ from tutorial.house_rules import (
 )
 from tutorial.i18n import SUPPORTED_LANGUAGES, translator
 from tutorial.names import SOURCES, preset_description, preset_name, source_name
+from tutorial.page import is_shown
 
 LANGS = tuple(SUPPORTED_LANGUAGES)
 SCENARIOS = load_scenarios()
@@ -189,7 +190,7 @@ def test_the_page_opens_on_a_pair_that_parts_ways() -> None:
     assert app.pair() == SCENARIOS[0].pair
     assert app.differs()
     assert "durak-diverge" in app.result.value
-    assert app.offer.layout.display == "none" and app.note.value == ""
+    assert not is_shown(app.offer) and app.note.value == ""
 
 
 def test_a_new_situation_on_which_the_pair_agrees_switches_pair_and_says_so() -> None:
@@ -210,7 +211,7 @@ def test_a_new_situation_on_which_the_pair_agrees_switches_pair_and_says_so() ->
         side_label(sixth.pair.b, tr),
     ):
         assert label in app.note.value
-    assert app.offer.layout.display == "none"
+    assert not is_shown(app.offer)
 
 
 def test_a_new_situation_keeps_the_learners_pair_when_it_still_parts_ways() -> None:
@@ -236,12 +237,12 @@ def test_a_pair_the_learner_picks_that_agrees_gets_an_offer() -> None:
     tr = translator("es")
     assert not app.differs()
     assert tr.gettext("The two rule sets agree on every move here.") in app.result.value
-    assert app.offer.layout.display == ""
+    assert is_shown(app.offer)
     assert app.offer.description == tr.gettext("Show two rule sets that differ here")
     assert app.note.value == ""  # the learner's own choice is never replaced silently
     app.offer.click()
     assert app.pair() == next(s for s in SCENARIOS if s.id == "transfer").pair
-    assert app.differs() and app.offer.layout.display == "none"
+    assert app.differs() and not is_shown(app.offer)
 
 
 def test_b_switches_are_named_in_the_column_heading() -> None:

@@ -29,6 +29,7 @@ from tutorial.game_page import GameApp
 from tutorial.i18n import I18n, translator
 from tutorial.lesson_view import feedback_label, finish_view, lesson_links, panel_view, table_view
 from tutorial.lessons import Lesson, load_lessons
+from tutorial.page import is_shown
 
 LESSONS = load_lessons()
 BY_ID = {lesson.id: lesson for lesson in LESSONS}
@@ -168,17 +169,17 @@ def test_the_page_at_the_end_offers_the_next_lesson_not_a_dead_next() -> None:
     complete(app.controller)
     panel = panel_view(app.controller)
     assert panel["completed"] and panel["step_label"] == "Lección completada"
-    assert app.next.layout.display == "none" and app.hint.layout.display == "none"
+    assert not is_shown(app.next) and not is_shown(app.hint)
     assert app.next.disabled  # and a forged click does nothing
     assert app.restart.description == "Intentar de nuevo"
-    assert app.free.layout.display == "" and not app.free.disabled
+    assert is_shown(app.free) and not app.free.disabled
     html = app.finish.value
     assert "durak-finish-next" in html and "02-bout.ipynb?lang=es" in html
     assert "data-durak-page='02-bout'" in html and "★★★" in html
     assert table_view(app.controller)["actions"] == []  # no Done/Take that can do nothing
     press(app.free)
     assert app.controller.free_play and app.finish.value == ""
-    assert app.next.layout.display == "none"  # no step to go on to in free play
+    assert not is_shown(app.next)  # no step to go on to in free play
 
 
 def test_every_lesson_page_links_to_the_index_and_its_neighbours() -> None:
@@ -214,7 +215,7 @@ def test_the_full_game_page_links_only_to_the_index() -> None:
     }
     assert "index.ipynb" in app.links.value and "durak-link-next" not in app.links.value
     for button in (app.back, app.hint, app.next, app.free, app.show_all):
-        assert button.layout.display == "none"
+        assert not is_shown(button)
 
 
 # ------------------------------------------------------------------------------ the hello
@@ -396,7 +397,7 @@ def test_show_all_hands_in_presenter_mode_on_a_lesson_page() -> None:
     app.show_all.value = True  # not offered outside presenter mode
     assert _face_up(ctl) == set() and app.show_all.value is False
     app.set_presenting(True)
-    assert app.show_all.layout.display == ""
+    assert is_shown(app.show_all)
     app.show_all.value = True
     assert _face_up(ctl) == {0, 2, 3} and app.show_all.value is True
     assert app.show_all.description == app.i18n.pgettext("button", "Hide the others' hands")
@@ -413,14 +414,14 @@ def test_free_play_never_shows_all_hands() -> None:
     app.show_all.value = True
     press(app.free)
     assert app.controller.free_play and _face_up(app.controller) == set()
-    assert app.show_all.layout.display == "none"
+    assert not is_shown(app.show_all)
 
 
 def test_the_full_game_page_refuses_show_all_whatever_the_browser_sends() -> None:
     app = GameApp(language="en", seed=5, players=3)
     ctl = app.controller
     app.set_presenting(True)
-    assert app.show_all.layout.display == "none"
+    assert not is_shown(app.show_all)
     app.show_all.set_state({"value": True})  # a forged state update from the browser
     assert _face_up(ctl) == set() and not ctl.showing_all()
     assert ctl.set_show_all(True) is False and not ctl.showing_all()

@@ -34,7 +34,7 @@ from .i18n import Gettext
 from .lesson_view import panel_view, table_view
 from .lessons import Lesson, load_lessons
 from .names import Term, term
-from .page import PANEL_STYLE, BridgedPage, escape, language_menu, title_html
+from .page import PANEL_STYLE, BridgedPage, escape, language_menu, set_shown, title_html
 from .table_widget import TableWidget
 from .view_model import Click
 
@@ -376,12 +376,12 @@ class LessonApp(BridgedPage):
                 if i < len(choices):
                     choice = choices[i]
                     choice_button.description = choice["label"]
-                    choice_button.layout.display = ""
+                    set_shown(choice_button, True)
                     choice_button.button_style = (
                         "success" if choice["correct"] else ("danger" if choice["picked"] else "")
                     )
                 else:
-                    choice_button.layout.display = "none"
+                    set_shown(choice_button, False)
             self.comparison.value = self._comparison_html(panel)
             self.finish.value = self._finish_html(panel)
             self.back.description = tr.pgettext("button", "Back")
@@ -412,12 +412,12 @@ class LessonApp(BridgedPage):
             self.next.disabled = not panel["can_next"]
             self.free.disabled = not panel["can_free_play"]
             # No dead buttons: what cannot be used in this state is not shown at all.
-            self.back.layout.display = "" if lessons else "none"
-            self.hint.layout.display = "" if lessons and not completed and not free else "none"
-            self.next.layout.display = "" if lessons and not completed and not free else "none"
-            self.free.layout.display = "" if panel["can_free_play"] else "none"
+            set_shown(self.back, lessons)
+            set_shown(self.hint, lessons and not completed and not free)
+            set_shown(self.next, lessons and not completed and not free)
+            set_shown(self.free, panel["can_free_play"])
             offer_all = self._presenting and panel["can_show_all"]
-            self.show_all.layout.display = "" if offer_all else "none"
+            set_shown(self.show_all, offer_all)
             if self.present.value != self._presenting:
                 self.present.value = self._presenting
             if self.show_all.value != panel["showing_all"]:

@@ -29,7 +29,7 @@ from .browser_input import PythonOnlyTraits
 from .controller import LessonController
 from .i18n import Gettext
 from .move_log import LogLine, ResultView, log_lines, result_view
-from .page import escape
+from .page import escape, set_shown
 
 __all__ = [
     "DEFAULT_PACE",
@@ -162,17 +162,17 @@ class FreePlayPanel:
         outcome = ctl.game.outcome if ctl.free_play else None
         self._over = outcome is not None
         with self.widget.hold_sync():
-            self.widget.layout.display = "" if ctl.free_play else "none"
+            set_shown(self.widget, ctl.free_play)
             if outcome is not None:
                 view = result_view(
                     outcome, ctl.game.hand_sizes, tr, players=ctl.names(tr), you=learner_seat(ctl)
                 )
                 self.result.value = result_html(view)
                 self.again.description = self._again_label(tr)
-                self.result_box.layout.display = ""
+                set_shown(self.result_box, True)
             else:
                 self.result.value = ""
-                self.result_box.layout.display = "none"
+                set_shown(self.result_box, False)
 
 
 # ---------------------------------------------------------------------------- pacing

@@ -52,7 +52,7 @@ from .lessons import Lesson, Step
 from .move_log import MoveLog
 from .names import card_short, preset_name, rank_name
 from .opponent import PAGE_LEVELS, page_bot, review_bot
-from .page import escape
+from .page import escape, set_shown
 from .sealing import RESUME_KEY_ENV
 from .sealing import seal as seal_deal
 from .sealing import unseal as unseal_deal
@@ -830,7 +830,7 @@ class GameApp(LessonApp):
         holder.children = (*holder.children, self.options)
         self.widget.add_class("durak-play-page")
         for button in (self.back, self.hint, self.next, self.free):
-            button.layout.display = "none"
+            set_shown(button, False)
         self._use_deal(self._deal)
         super()._finish_page()
 
@@ -1188,13 +1188,13 @@ class GameApp(LessonApp):
             self.level.options = [(level_name(name, tr), name) for name in PAGE_LEVELS]
             self.level.value = level
             self.level.description = tr.gettext("Level")
-            self.level.layout.display = "none" if hot else ""
+            set_shown(self.level, not hot)
             self.level_about.value = (
                 ""
                 if hot
                 else f"<p class='durak-level-line'>{escape(level_description(str(level), tr))}</p>"
             )
-            self.level_about.layout.display = "none" if hot else ""
+            set_shown(self.level_about, not hot)
             self._render_house_rules(tr, hot)
             self.preset.description = tr.gettext("Rules")
             chosen = self.preset.value  # new options reset the value: keep the learner's
@@ -1204,11 +1204,11 @@ class GameApp(LessonApp):
             for i, box in enumerate(self.name_boxes):
                 box.placeholder = tr.gettext(NAMES[i])
                 box.description = tr.gettext("Player {n}", n=i + 1)
-                box.layout.display = "" if hot and i < count else "none"
-            self.names_box.layout.display = "" if hot else "none"
+                set_shown(box, hot and i < count)
+            set_shown(self.names_box, hot)
             self.restart.description = tr.pgettext("button", "Same deal again")
             # in a match a game counts as it was played: no second try at the same deal
-            self.restart.layout.display = "none" if self._match is not None else ""
+            set_shown(self.restart, self._match is None)
             self.stars.value = ""  # a free game earns no lesson stars
             # the cover between hot-seat turns
             covered = ctl.hot_seat and ctl.covered and ctl.game.outcome is None
@@ -1226,16 +1226,16 @@ class GameApp(LessonApp):
                 self.cover_button.description = tr.gettext(
                     "I am {player}: show my cards", player=name
                 )
-                self.cover.layout.display = ""
+                set_shown(self.cover, True)
                 self.stage.add_class("durak-covered")
             else:
                 self.cover_text.value = ""
-                self.cover.layout.display = "none"
+                set_shown(self.cover, False)
                 self.stage.remove_class("durak-covered")
             over = ctl.game.outcome is not None
             self.review.value = review_html(ctl.decisions, tr) if over and not ctl.hot_seat else ""
             self.standings.value = self.standings_html(tr) if over else ""
-            self.standings.layout.display = "" if self.standings.value else "none"
+            set_shown(self.standings, bool(self.standings.value))
 
     def _render_house_rules(self, tr: Gettext, hot: bool) -> None:
         """The house-rule switches, each with its line, and the match choice."""

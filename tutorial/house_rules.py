@@ -36,7 +36,7 @@ from .comparison import (
 from .i18n import N_, Gettext
 from .lessons import LESSON_DIR
 from .names import Term, preset_description, preset_name, term, you_label
-from .page import BridgedPage, escape, title_html
+from .page import BridgedPage, escape, set_shown, title_html
 from .sources_page import PAGE as SOURCES_PAGE
 from .sources_page import page_link, source_link
 
@@ -358,7 +358,7 @@ class HouseRulesApp(BridgedPage):
                 len(scenario.players),
             )
             self.result.value = f"<p class='durak-say'>{escape(text)}</p>"
-            self.offer.layout.display = ""
+            set_shown(self.offer, True)
             self.offer.description = tr.gettext("Show two rule sets that differ here")
             self.footer.value = self._footer_html(tr)
             return
@@ -378,10 +378,10 @@ class HouseRulesApp(BridgedPage):
                 f"<p class='durak-say durak-house-verdict durak-house-same'>"
                 f"<strong>{escape(verdict)}</strong> {escape(example)}</p>"
             )
-            self.offer.layout.display = ""
+            set_shown(self.offer, True)
         else:
             verdict_html = ""
-            self.offer.layout.display = "none"
+            set_shown(self.offer, False)
         self.offer.description = tr.gettext("Show two rule sets that differ here")
         self.result.value = (
             parting_block(scenario, comparison, label_a, label_b, tr)

@@ -26,12 +26,15 @@ from .i18n import (
 from .kernel_safety import harden_kernel
 
 __all__ = [
+    "HIDDEN_CLASS",
     "PANEL_STYLE",
     "PENDING_CLASS",
     "BridgedPage",
     "escape",
+    "is_shown",
     "language_menu",
     "overlay_texts",
+    "set_shown",
     "site_title",
 ]
 
@@ -46,7 +49,25 @@ PANEL_STYLE: Final = (Path(__file__).resolve().parent / "static" / "panel.css").
 #: and a small loading indicator shown (no flash of the wrong language).
 PENDING_CLASS: Final = "durak-pending"
 
+#: The class of a widget the page does not show now (``display: none`` in the page's style).
+#: Showing and hiding by class, not by the widget's layout, lets widgets share one layout
+#: model: each model is one more message to the browser at every page change.
+HIDDEN_CLASS: Final = "durak-hidden"
+
 _MAX_CODE_SHOWN: Final = 20
+
+
+def set_shown(widget: w.DOMWidget, shown: bool) -> None:
+    """Show or hide ``widget`` (nothing is sent if it already is)."""
+    if shown:
+        widget.remove_class(HIDDEN_CLASS)
+    else:
+        widget.add_class(HIDDEN_CLASS)
+
+
+def is_shown(widget: w.DOMWidget) -> bool:
+    """Whether :func:`set_shown` left ``widget`` shown."""
+    return HIDDEN_CLASS not in widget._dom_classes
 
 
 def escape(text: str) -> str:
@@ -275,7 +296,7 @@ class BridgedPage:
         code = self._unknown_language
         if code is None:
             self.notice.value = ""
-            self.notice.layout.display = "none"
+            set_shown(self.notice, False)
             return
         tr = self.i18n
         shown = code.strip()[:_MAX_CODE_SHOWN] or "?"
@@ -286,7 +307,7 @@ class BridgedPage:
             language=tr.language_name(tr.language),
         )
         self.notice.value = f"<p class='durak-note' role='status'>{escape(text)}</p>"
-        self.notice.layout.display = ""
+        set_shown(self.notice, True)
 
     def sync_bridge(self) -> None:
         """Send the language, tab title, overlay words and resume state to the browser

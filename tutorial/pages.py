@@ -30,6 +30,7 @@ from IPython.display import display
 from ipywidgets.widgets.widget import _instances
 
 from .bridge import MAX_PAGE, Go, Hello, PageBridge
+from .deferred_open import built_then_opened
 from .i18n import I18n
 from .kernel_safety import harden_kernel
 from .lessons import LESSON_DIR
@@ -212,11 +213,16 @@ class Site:
         if name is None:
             self.bridge.on_hello(self._first)
         else:
-            self._show(page(name, bridge=self.bridge))  # the page applies the hello first
+            self._show(self._build(name))  # the page applies the hello first
             self.bridge.on_hello(lambda _hello: self.widget.remove_class(PENDING_CLASS))
 
+    def _build(self, name: str) -> BridgedPage | w.HTML:
+        """Page ``name`` with this tab's bridge, its widgets opened once they are complete."""
+        with built_then_opened():
+            return page(name, bridge=self.bridge)
+
     def _first(self, hello: Hello) -> None:
-        self._show(page(hello["page"], bridge=self.bridge))
+        self._show(self._build(hello["page"]))
         self.widget.remove_class(PENDING_CLASS)
 
     def _go(self, go: Go) -> None:
@@ -238,7 +244,7 @@ class Site:
         if "step" in go:
             hello["step"] = go["step"]
         self.bridge.hand_over(hello)
-        self._show(page(name, bridge=self.bridge))
+        self._show(self._build(name))
         close_widgets(stale)
         self.bridge.send({"type": "shown", "page": name})
         widgets, comms = kernel_counts()

@@ -1,0 +1,151 @@
+"""Build a page's widgets first, then open them: one ``comm_open`` each, with its final state.
+
+An ipywidget opens its comm (one message to the browser, with its whole state) as soon as it
+is constructed; every trait the page then sets while it renders for the first time is one
+more message. A page change is mostly those messages: a lesson page opened 65 widgets and
+then sent 40 updates to them, and in a class changing pages at once the server and the
+kernels spend their time on exactly that. Inside :func:`built_then_opened` a new widget's
+comm is not opened; when the block ends, every widget made in it (and not closed) is
+opened, the widgets it refers to (children, layout, style) before it, each in the state the
+page left it. The browser receives the same models, fewer messages.
+
+Layouts and styles made in the block are shared, too: every widget gets a layout and most a
+style, and a page's are nearly all alike (a lesson page made 20 layouts for 45 widgets).
+Widgets whose layout (or style) has the same state get one model; a layout or style that no
+widget refers to is not opened at all. A shared model must not change afterwards (it would
+change every widget that shares it): it refuses, and pages show and hide widgets by class
+(:func:`tutorial.page.set_shown`).
+
+Outside the block nothing changes. The block is what :class:`tutorial.pages.Site` builds
+each page in; a widget that is closed inside it is never opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import ipywidgets as w
+from ipywidgets.widgets.widget import widget_serialization
+from ipywidgets.widgets.widget_style import Style
+from traitlets import All
+
+#: The kinds of model a page's widgets share when their states are equal.
+SHARED_KINDS = (w.Layout, Style)
+
+__all__ = ["built_then_opened"]
+
+_ORIGINAL_OPEN = w.Widget.open
+_ORIGINAL_CLOSE = w.Widget.close
+#: A trait not set yet (its default), in the key that compares two models' states.
+_DEFAULT = "<default>"
+#: The widgets waiting to be opened, one list per open block (innermost last).
+_WAITING: list[dict[int, w.Widget]] = []
+
+
+def _open_or_wait(self: w.Widget) -> None:
+    if self.comm is None and _WAITING:
+        _WAITING[-1][id(self)] = self
+        return
+    _ORIGINAL_OPEN(self)
+
+
+def _close(self: w.Widget) -> None:
+    for waiting in _WAITING:
+        waiting.pop(id(self), None)
+    _ORIGINAL_CLOSE(self)
+
+
+w.Widget.open = _open_or_wait
+w.Widget.close = _close
+
+
+def _referenced(value: Any) -> Iterator[w.Widget]:
+    if isinstance(value, w.Widget):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _referenced(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _referenced(item)
+
+
+_WIDGET_TRAITS: dict[Any, tuple[str, ...]] = {}
+
+
+def _widget_traits(cls: Any) -> tuple[str, ...]:
+    """The synced traits of ``cls`` that hold widgets (children, layout, style…): those sent
+    as model references."""
+    names = _WIDGET_TRAITS.get(cls)
+    if names is None:
+        to_json = widget_serialization["to_json"]
+        names = _WIDGET_TRAITS[cls] = tuple(
+            name
+            for name, trait in cls.class_traits(sync=True).items()
+            if trait.metadata.get("to_json") is to_json
+        )
+    return names
+
+
+def _open(widget: w.Widget, waiting: dict[int, w.Widget]) -> None:
+    """Open ``widget`` after every waiting widget its state refers to."""
+    if waiting.pop(id(widget), None) is None:
+        return
+    for name in _widget_traits(type(widget)):
+        for child in _referenced(getattr(widget, name)):
+            _open(child, waiting)
+    _ORIGINAL_OPEN(widget)
+
+
+def _refuse_change(change: dict[str, Any]) -> None:
+    model = change["owner"]
+    if change["name"] in model.keys:
+        raise RuntimeError(
+            f"{type(model).__name__} is shared by several widgets of the page and cannot "
+            f"change ({change['name']!r}): show or hide widgets with tutorial.page.set_shown"
+        )
+
+
+def _share_models(waiting: dict[int, w.Widget]) -> None:
+    """Give widgets whose waiting layout (or style) states are equal one model between them;
+    drop the layouts and styles that no widget refers to (they are never opened)."""
+    shared: dict[tuple[type, str], w.Widget] = {}
+    used: set[int] = set()
+    for widget in list(waiting.values()):
+        if isinstance(widget, SHARED_KINDS):
+            continue
+        for name in _widget_traits(type(widget)):
+            model = getattr(widget, name)
+            if not isinstance(model, SHARED_KINDS) or id(model) not in waiting:
+                continue
+            values = model._trait_values  # what get_state would read, without its cost
+            state = repr([(key, values.get(key, _DEFAULT)) for key in model.keys])
+            twin = shared.setdefault((type(model), state), model)
+            if twin is not model:
+                setattr(widget, name, twin)  # not opened yet: nothing is sent
+            used.add(id(twin))
+    for model_key, model in list(waiting.items()):
+        if isinstance(model, SHARED_KINDS) and model_key not in used:
+            del waiting[model_key]
+    for model in shared.values():
+        model.observe(_refuse_change, names=All)
+
+
+@contextmanager
+def built_then_opened() -> Iterator[None]:
+    """Widgets constructed inside the block are opened when it ends (see the module's
+    docstring). If the block raises, they are dropped unopened: the browser never hears of
+    them. Blocks may nest; an inner block opens its widgets when it ends."""
+    waiting: dict[int, w.Widget] = {}
+    _WAITING.append(waiting)
+    try:
+        yield
+        # Reading a widget's layout or style makes its default model (ipywidgets makes them
+        # when first read): inside the block, so that they wait and are shared too.
+        _share_models(waiting)
+    finally:
+        _WAITING.remove(waiting)
+    while waiting:  # in the order they were made, each after what it refers to
+        _open(next(iter(waiting.values())), waiting)
