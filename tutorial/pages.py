@@ -245,8 +245,10 @@ class Site:
             hello["step"] = go["step"]
         self.bridge.hand_over(hello)
         self._show(self._build(name))
-        close_widgets(stale)
+        # The browser has all it needs to draw the new page (and has dropped the old one's
+        # views): it may move the focus now, while the old page's models are closed.
         self.bridge.send({"type": "shown", "page": name})
+        close_widgets(stale)
         widgets, comms = kernel_counts()
         log.info(
             "tab page %d: %s (%d widgets, %d comms in this kernel)",
