@@ -73,6 +73,7 @@ def _referenced(value: Any) -> Iterator[w.Widget]:
 
 
 _WIDGET_TRAITS: dict[Any, tuple[str, ...]] = {}
+_DEFAULT_MODELS: dict[Any, tuple[tuple[str, type], ...]] = {}
 
 
 def _widget_traits(cls: Any) -> tuple[str, ...]:
@@ -87,6 +88,23 @@ def _widget_traits(cls: Any) -> tuple[str, ...]:
             if trait.metadata.get("to_json") is to_json
         )
     return names
+
+
+def _default_models(cls: Any) -> tuple[tuple[str, type], ...]:
+    """``(trait, model class)`` for the traits of ``cls`` whose default is a new layout or
+    style made with no arguments (ipywidgets makes it when the trait is first read)."""
+    found = _DEFAULT_MODELS.get(cls)
+    if found is None:
+        traits = cls.class_traits()
+        found = _DEFAULT_MODELS[cls] = tuple(
+            (name, traits[name].klass)
+            for name in _widget_traits(cls)
+            if isinstance(getattr(traits[name], "klass", None), type)
+            and issubclass(traits[name].klass, SHARED_KINDS)
+            and not getattr(traits[name], "default_args", None)
+            and not getattr(traits[name], "default_kwargs", None)
+        )
+    return found
 
 
 def _open(widget: w.Widget, waiting: dict[int, w.Widget]) -> None:
@@ -113,9 +131,17 @@ def _share_models(waiting: dict[int, w.Widget]) -> None:
     drop the layouts and styles that no widget refers to (they are never opened)."""
     shared: dict[tuple[type, str], w.Widget] = {}
     used: set[int] = set()
+    defaults: dict[type, w.Widget] = {}
     for widget in list(waiting.values()):
         if isinstance(widget, SHARED_KINDS):
             continue
+        # A layout or style not made yet would be made now, only to be dropped for its twin:
+        # every such widget gets the block's one default model of that kind instead.
+        for name, kind in _default_models(type(widget)):
+            if name not in widget._trait_values:
+                if kind not in defaults:
+                    defaults[kind] = kind()
+                widget.set_trait(name, defaults[kind])
         for name in _widget_traits(type(widget)):
             model = getattr(widget, name)
             if not isinstance(model, SHARED_KINDS) or id(model) not in waiting:
