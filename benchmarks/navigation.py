@@ -81,8 +81,17 @@ TARGET_PSS_GROWTH_MIB = 10.0
 # heading focused (bridge.js does that once the kernel said "shown") and its content drawn.
 FOLLOW_JS = """
 async ([target, drawn, timeout]) => {
-    const link = document.querySelector(`a[data-durak-page='${target}']`);
-    if (!link) throw new Error(`no link to ${target} on ${location.pathname}`);
+    // A page's parts are drawn one after another: wait for the link as a learner would.
+    const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    const selector = `a[data-durak-page='${target}']`;
+    const looking = performance.now();
+    while (!document.querySelector(selector)) {
+        if (performance.now() - looking > timeout) {
+            throw new Error(`no link to ${target} on ${location.pathname}`);
+        }
+        await frame();
+    }
+    const link = document.querySelector(selector);
     const old = document.querySelector(".durak-site h1");
     const start = performance.now();
     link.click();
