@@ -7,6 +7,8 @@ page change costs the browser, the server and the kernel about half the messages
 
 from __future__ import annotations
 
+import gc
+import weakref
 from typing import Any
 
 import comm
@@ -18,6 +20,7 @@ from tests.helpers import say
 from tutorial.deferred_open import built_then_opened
 from tutorial.page import is_shown, set_shown
 from tutorial.pages import Site
+from tutorial.table_widget import TableWidget
 
 pytestmark = pytest.mark.usefixtures("no_server_language")
 
@@ -131,3 +134,33 @@ def test_a_page_change_opens_each_new_widget_once_and_updates_almost_nothing(
     # travels inside the opens, so the only updates are the bridge's and the site root's
     assert len(opened) <= 45 and len(layouts) <= 3
     assert len(updates) <= 5, updates
+
+
+def test_an_anywidget_and_its_own_class_are_freed_after_close(
+    messages: list[tuple[str, Any]],
+) -> None:
+    """anywidget gives each instance a class of its own: what the block learns about widget
+    classes must not keep those classes (and so every old page's tables) alive."""
+    with built_then_opened():
+        table = TableWidget()
+    kind = weakref.ref(type(table))
+    assert type(table) is not TableWidget  # the instance's own subclass
+    table.close()
+    del table
+    gc.collect()
+    assert kind() is None
+
+
+def test_walking_the_site_leaves_no_python_objects_behind() -> None:
+    walk = ["02-bout", "index", "play", "house-rules", "sources", "14-flash", "01-beating"]
+    tab = Site("01-beating")
+    say(tab.bridge, {"type": "hello", "lang": "es", "page": "01-beating", "resume": None})
+    counts = []
+    for _ in range(3):
+        for name in walk:
+            say(tab.bridge, {"type": "go", "lang": "es", "page": name, "resume": None})
+        gc.collect()
+        counts.append(len(gc.get_objects()))
+    # the first round fills the kernel's caches (catalogs, lessons, styles); later rounds
+    # must leave exactly as many objects as they found
+    assert counts[1] == counts[2], counts

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
+from weakref import WeakKeyDictionary
 
 import ipywidgets as w
 from ipywidgets.widgets.widget import widget_serialization
@@ -72,8 +73,10 @@ def _referenced(value: Any) -> Iterator[w.Widget]:
             yield from _referenced(item)
 
 
-_WIDGET_TRAITS: dict[Any, tuple[str, ...]] = {}
-_DEFAULT_MODELS: dict[Any, tuple[tuple[str, type], ...]] = {}
+# Per widget class, weakly: anywidget gives every instance a class of its own (traitlets'
+# add_traits), which must die with its widget.
+_WIDGET_TRAITS: WeakKeyDictionary[Any, tuple[str, ...]] = WeakKeyDictionary()
+_DEFAULT_MODELS: WeakKeyDictionary[Any, tuple[tuple[str, type], ...]] = WeakKeyDictionary()
 
 
 def _widget_traits(cls: Any) -> tuple[str, ...]:
