@@ -75,46 +75,36 @@ def _referenced(value: Any) -> Iterator[w.Widget]:
 
 # Per widget class, weakly: anywidget gives every instance a class of its own (traitlets'
 # add_traits), which must die with its widget.
-_WIDGET_TRAITS: WeakKeyDictionary[Any, tuple[str, ...]] = WeakKeyDictionary()
-_DEFAULT_MODELS: WeakKeyDictionary[Any, tuple[tuple[str, type], ...]] = WeakKeyDictionary()
+_WIDGET_TRAITS: WeakKeyDictionary[Any, tuple[tuple[str, type | None], ...]] = WeakKeyDictionary()
 
 
-def _widget_traits(cls: Any) -> tuple[str, ...]:
-    """The synced traits of ``cls`` that hold widgets (children, layout, style…): those sent
-    as model references."""
-    names = _WIDGET_TRAITS.get(cls)
-    if names is None:
+def _widget_traits(cls: Any) -> tuple[tuple[str, type | None], ...]:
+    """The synced traits of ``cls`` that hold widgets (children, layout, style…: those sent
+    as model references), each with the layout or style class its default is made of when
+    that default is a new model made with no arguments (ipywidgets makes it when the trait
+    is first read), else ``None``."""
+    found = _WIDGET_TRAITS.get(cls)
+    if found is None:
         to_json = widget_serialization["to_json"]
-        names = _WIDGET_TRAITS[cls] = tuple(
-            name
+        found = _WIDGET_TRAITS[cls] = tuple(
+            (name, _default_kind(trait))
             for name, trait in cls.class_traits(sync=True).items()
             if trait.metadata.get("to_json") is to_json
         )
-    return names
-
-
-def _default_models(cls: Any) -> tuple[tuple[str, type], ...]:
-    """``(trait, model class)`` for the traits of ``cls`` whose default is a new layout or
-    style made with no arguments (ipywidgets makes it when the trait is first read)."""
-    found = _DEFAULT_MODELS.get(cls)
-    if found is None:
-        traits = cls.class_traits()
-        found = _DEFAULT_MODELS[cls] = tuple(
-            (name, traits[name].klass)
-            for name in _widget_traits(cls)
-            if isinstance(getattr(traits[name], "klass", None), type)
-            and issubclass(traits[name].klass, SHARED_KINDS)
-            and not getattr(traits[name], "default_args", None)
-            and not getattr(traits[name], "default_kwargs", None)
-        )
     return found
+
+
+def _default_kind(trait: Any) -> type | None:
+    kind = getattr(trait, "klass", None)
+    plain = not getattr(trait, "default_args", None) and not getattr(trait, "default_kwargs", None)
+    return kind if isinstance(kind, type) and issubclass(kind, SHARED_KINDS) and plain else None
 
 
 def _open(widget: w.Widget, waiting: dict[int, w.Widget]) -> None:
     """Open ``widget`` after every waiting widget its state refers to."""
     if waiting.pop(id(widget), None) is None:
         return
-    for name in _widget_traits(type(widget)):
+    for name, _kind in _widget_traits(type(widget)):
         for child in _referenced(getattr(widget, name)):
             _open(child, waiting)
     _ORIGINAL_OPEN(widget)
@@ -140,12 +130,11 @@ def _share_models(waiting: dict[int, w.Widget]) -> None:
             continue
         # A layout or style not made yet would be made now, only to be dropped for its twin:
         # every such widget gets the block's one default model of that kind instead.
-        for name, kind in _default_models(type(widget)):
-            if name not in widget._trait_values:
+        for name, kind in _widget_traits(type(widget)):
+            if kind is not None and name not in widget._trait_values:
                 if kind not in defaults:
                     defaults[kind] = kind()
                 widget.set_trait(name, defaults[kind])
-        for name in _widget_traits(type(widget)):
             model = getattr(widget, name)
             if not isinstance(model, SHARED_KINDS) or id(model) not in waiting:
                 continue
