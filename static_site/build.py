@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
-from . import inputs, lock, pycompile, pyodide_dist, voici_site, wheels
+from . import inputs, lean, lock, pycompile, pyodide_dist, voici_site, wheels
 from .config import (
     BROWSER_WHEELS,
     BUILD,
@@ -39,7 +39,13 @@ from .config import (
 STUBS = {
     "sqlite3": ("1.0.0", "Stub: Pyodide's sqlite3 module is not on PyPI or npm; unused here."),
     "jedi": ("0.20.1+stub", "Stub: code completion, which a Voici page never asks for."),
+    "prompt_toolkit": (
+        "3.0.50+stub",
+        "Stub: IPython's terminal front end, which a kernel never starts (static_site/lean.py).",
+    ),
 }
+#: The project's own top-level packages: compiled whole (a click may import more of them).
+OWN_PACKAGES = ("durak_core", "tutorial")
 
 
 #: Where the Pyodide kernel's lab extension keeps the wheels it installs itself.
@@ -100,7 +106,7 @@ def assemble_pyodide(target: Path) -> list[Path]:
     tarball = pyodide_dist.fetch_tarball(PYODIDE_VERSION, CACHE / "npm")
     downloaded = wheels.download(browser_pins.values(), CACHE / "wheels")
     check_widget_pair(downloaded["ipywidgets"])
-    babel = wheels.trim_babel(downloaded.pop("babel"), CACHE / "trimmed", LANGUAGES)
+    slim = lean.lean_wheels(downloaded, WORK / "lean", LANGUAGES)
     print("building the project's wheel")
     project = wheels.build_project_wheel(WORK / "project")
     wheels.check_project_wheel(project, LANGUAGES)
@@ -108,8 +114,10 @@ def assemble_pyodide(target: Path) -> list[Path]:
     if target.exists():
         shutil.rmtree(target)
     info = pyodide_dist.unpack_runtime(tarball, target)
-    shipped = [target / p.name for p in [*downloaded.values(), babel, project]]
-    for source, copy in zip([*downloaded.values(), babel, project], shipped, strict=True):
+    left_out = lean.lean_stdlib(target / pycompile.STDLIB_FILE)
+    print(f"standard library: {left_out} files left out")
+    shipped = [target / p.name for p in [*slim.values(), project]]
+    for source, copy in zip([*slim.values(), project], shipped, strict=True):
         shutil.copyfile(source, copy)
     # The kernel's own wheels (its ipykernel shim, piplite, pyodide_kernel) ship inside its lab
     # extension, where piplite installs them one by one; in the lock, Pyodide loads them at
@@ -122,8 +130,19 @@ def assemble_pyodide(target: Path) -> list[Path]:
     for wheel in kernel_wheels:
         shutil.copyfile(wheel, target / wheel.name)
     shipped += [target / wheel.name for wheel in kernel_wheels]
-    pycompile.precompile(shipped, target, info)
     stubs = [wheels.stub_wheel(name, v, why, target) for name, (v, why) in STUBS.items()]
+    lock.write_lock(lock.build_lock(info, shipped, stubs), target / "pyodide-lock.json")
+    print("running every page in Pyodide, compiling what they import")
+    compiled = pycompile.compile_used(
+        shipped,
+        target,
+        packages=voici_site.boot_packages([*shipped, *stubs]),
+        pages=[pycompile.Page.from_notebook(p) for p in voici_site.page_notebooks()],
+        always=OWN_PACKAGES,
+    )
+    stdlib = compiled[pycompile.STDLIB_FILE]
+    print(f"  compiled {sum(compiled.values())} modules ({stdlib} of the standard library)")
+    # The compiled wheels have new hashes.
     lock.write_lock(lock.build_lock(info, shipped, stubs), target / "pyodide-lock.json")
     return [*shipped, *stubs]
 

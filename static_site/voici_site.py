@@ -14,27 +14,7 @@ from typing import Any
 from .config import NOTEBOOKS, BuildError
 
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
-#: Browsers have no service workers on plain http:// to anything but localhost (e.g. a laptop
-#: serving a classroom on its LAN address). JupyterLite 0.7's service worker manager then never
-#: becomes ready, and Voici waits for it before running the notebook: the page hangs at
-#: "Running ...". Where there is none, the pages get one that refuses to register: the manager
-#: gives up, and the kernel runs without (the worker only syncs files the pages do not use).
-NO_SERVICE_WORKER_SHIM = """<script>
-if (!("serviceWorker" in navigator)) {
-  Object.defineProperty(navigator, "serviceWorker", {
-    configurable: true,
-    value: {
-      controller: null,
-      register: () => Promise.reject(new Error("no service workers on insecure origins")),
-      getRegistration: () => Promise.resolve(undefined),
-      getRegistrations: () => Promise.resolve([]),
-      addEventListener: () => {},
-      removeEventListener: () => {},
-    },
-  });
-}
-</script>
-"""
+
 #: The lab extensions the site must hold (the kernel, the widget managers, Voici's own).
 EXPECTED_EXTENSIONS = frozenset(
     {
@@ -149,7 +129,8 @@ def finish_site(output: Path, notebooks: list[Path]) -> dict[str, Any]:
     ``pyodideUrl`` is not local, or when piplite could fall back to PyPI. Every page gets the
     service-worker shim and the localized waiting screen
     (:func:`tutorial.loading_screen.loading_script`); Voici's bundle is patched so that closed
-    widget models are freed (:func:`free_closed_comms`).
+    widget models are freed (:func:`free_closed_comms`) and no service worker is started
+    (:func:`no_service_worker`).
     """
     expected = [PAGES / f"{notebook.stem}.html" for notebook in notebooks]
     missing = [str(page) for page in expected if not (output / page).is_file()]
@@ -172,9 +153,10 @@ def finish_site(output: Path, notebooks: list[Path]) -> dict[str, Any]:
     (output / "index.html").write_text(ROOT_REDIRECT, encoding="utf-8")
     drop_outside_links(output)
     free_closed_comms(output)
+    no_service_worker(output)
     from tutorial.loading_screen import loading_script
 
-    head = NO_SERVICE_WORKER_SHIM + loading_script()
+    head = loading_script()
     for page in sorted((output / "voici").rglob("*.html")):
         html = page.read_text(encoding="utf-8")
         if html.count("<head>") != 1:
@@ -200,22 +182,53 @@ COMM_STATUS_SLOT_FREED = (
 )
 
 
+#: Voici starts JupyterLite's service-worker manager, and where there is a service worker the
+#: kernel mounts the site's contents at ``/drive`` and makes it the working directory. Every
+#: ``stat`` there is a synchronous request to the service worker (about 6 ms), and Python's
+#: import system stats the working directory (``''`` on ``sys.path``) for every import: that
+#: was 1.1 s of ``import pyodide_kernel`` and more of every page's first cell. The pages read
+#: no file of the contents and never ask for ``input()`` (the other thing the worker relays),
+#: so the manager is left out of the plugins Voici picks from JupyterLite's application.
+SERVICE_WORKER_PLUGIN = '"@jupyterlite/application-extension:service-worker-manager"===e.id'
+SERVICE_WORKER_PLUGIN_LEFT_OUT = "!1"
+
+
+def _patch_bundles(
+    output: Path, old: str, new: str, *, files: int | None, what: str, hint: str
+) -> None:
+    """Replace ``old`` (found exactly once in each bundle that has it) by ``new`` in Voici's
+    bundles; fail unless it was found in ``files`` bundles (``None``: in at least one)."""
+    found = [
+        (path, text)
+        for path in sorted((output / "voici" / "build").glob("*.js"))
+        if old in (text := path.read_text(encoding="utf-8"))
+    ]
+    counts_ok = all(text.count(old) == 1 for _, text in found)
+    if not found or not counts_ok or (files is not None and len(found) != files):
+        raise BuildError(f"{what} is not where it was (voici/build/*.js): {hint}")
+    for path, text in found:
+        path.write_text(text.replace(old, new), encoding="utf-8")
+
+
 def free_closed_comms(output: Path) -> None:
     """Patch Voici's bundle so that a closed comm lets go of its widget model
     (:data:`COMM_STATUS_SLOT`). Fails if the code is not found exactly once: a new Voici
     either fixed it (drop this step) or changed it (look again)."""
-    found = [
-        (path, text)
-        for path in sorted((output / "voici" / "build").glob("*.js"))
-        if COMM_STATUS_SLOT in (text := path.read_text(encoding="utf-8"))
-    ]
-    if len(found) != 1 or found[0][1].count(COMM_STATUS_SLOT) != 1:
-        raise BuildError(
-            "Voici's comm handler is not where it was (voici/build/*.js, statusChanged "
-            "connected in CommHandler's constructor): check whether the leak is fixed"
-        )
-    path, text = found[0]
-    path.write_text(text.replace(COMM_STATUS_SLOT, COMM_STATUS_SLOT_FREED), encoding="utf-8")
+    _patch_bundles(
+        output, COMM_STATUS_SLOT, COMM_STATUS_SLOT_FREED, files=1,
+        what="Voici's comm handler",
+        hint="statusChanged connected in CommHandler's constructor; is the leak fixed?",
+    )  # fmt: skip
+
+
+def no_service_worker(output: Path) -> None:
+    """Patch Voici's app bundles to leave out the service-worker manager
+    (:data:`SERVICE_WORKER_PLUGIN`): no drive, a fast working directory, nothing to wait for."""
+    _patch_bundles(
+        output, SERVICE_WORKER_PLUGIN, SERVICE_WORKER_PLUGIN_LEFT_OUT, files=None,
+        what="Voici's pick of JupyterLite's service-worker manager",
+        hint="the plugins Voici's app activates; does it still start the manager?",
+    )  # fmt: skip
 
 
 def drop_outside_links(output: Path) -> None:

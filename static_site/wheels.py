@@ -1,4 +1,4 @@
-"""The wheels the browser kernel loads: downloaded, built from the checkout, trimmed or stubbed.
+"""The wheels the browser kernel loads: downloaded, built from the checkout, or stubbed.
 
 Every wheel written here is deterministic (sorted entries, fixed timestamps), so a rebuild from
 the same inputs gives the same bytes and the same SHA-256 in ``pyodide-lock.json``.
@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import re
 import shutil
 import subprocess
 import sys
@@ -188,36 +187,6 @@ def check_project_wheel(path: Path, languages: Iterable[str]) -> None:
             f"{path.name} requires {', '.join(wrong)}, which cannot run in the browser: "
             "pyproject.toml must keep them in the `server` extra"
         )
-
-
-def trim_babel(source: Path, out_dir: Path, languages: Iterable[str]) -> Path:
-    """Babel's wheel with CLDR locale data for ``languages`` (and ``root``) only, as version
-    ``<version>+trimmed``. Cached: rebuilt only when missing."""
-    keep = {"root", *languages}
-    _, version = wheel_name_version(source)
-    new_version = f"{version}+trimmed"
-    target = out_dir / f"babel-{new_version}-py3-none-any.whl"
-    if target.exists():
-        return target
-    files: dict[str, bytes] = {}
-    with zipfile.ZipFile(source) as wheel:
-        old_info = dist_info_dir(wheel)
-        new_info = f"babel-{new_version}.dist-info"
-        for name in wheel.namelist():
-            locale = re.fullmatch(r"babel/locale-data/([^/]+)\.dat", name)
-            if locale and locale.group(1) not in keep:
-                continue
-            data = wheel.read(name)
-            if name == f"{old_info}/METADATA":
-                data = re.sub(
-                    rb"^Version: .*$", f"Version: {new_version}".encode(), data, count=1,
-                    flags=re.MULTILINE,
-                )  # fmt: skip
-            files[name.replace(f"{old_info}/", f"{new_info}/", 1)] = data
-    kept = sorted(n for n in files if n.startswith("babel/locale-data/") and n.endswith(".dat"))
-    if len(kept) != len(keep):
-        raise BuildError(f"{source.name}: expected locale data for {sorted(keep)}, kept {kept}")
-    return write_wheel(target, files, new_info)
 
 
 def run(command: list[str], what: str) -> None:

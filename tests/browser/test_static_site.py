@@ -56,8 +56,6 @@ OFFLINE_ARGS = (
     *CHROMIUM_ARGS,
     f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1 , MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
 )
-#: What Voici logs when the browser has no service worker (insecure context); harmless.
-NO_SERVICE_WORKER_ERROR = "console.error: undefined"
 #: A cold page boots Pyodide, loads the wheels and runs the notebook, all in the browser.
 COLD_PAGE_MS = 120_000
 HAND = ".durak-table .dt-hand"
@@ -278,8 +276,7 @@ def test_every_page_draws_offline_in_russian(
     assert page.evaluate("window.isSecureContext") is False
     expect(page.locator("html")).to_have_attribute("lang", "ru")
     page.close()
-    errors = [e for e in traffic.errors if e != NO_SERVICE_WORKER_ERROR]
-    assert not errors, "\n".join(errors)
+    assert not traffic.errors, "\n".join(traffic.errors)
     assert not traffic.outside(), f"requests left 127.0.0.1: {traffic.outside()}"
 
 
@@ -311,8 +308,7 @@ def test_the_static_site_paces_the_computer_too(
     assert computer.count() >= 3
     assert batches and set(batches) == {1}, batches
     page.close()
-    errors = [e for e in traffic.errors if e != NO_SERVICE_WORKER_ERROR]
-    assert not errors, "\n".join(errors)
+    assert not traffic.errors, "\n".join(traffic.errors)
     assert not traffic.outside()
 
 
@@ -376,6 +372,5 @@ def test_pages_follow_each_other_inside_the_tab_offline(
         assert len(seen) == 1, (name, seen)  # nothing of the old pages piles up
     screenshot(page, "static-navigation-02-bout-es", full_page=False)
     page.close()
-    errors = [e for e in traffic.errors if e != NO_SERVICE_WORKER_ERROR]
-    assert not errors, "\n".join(errors)
+    assert not traffic.errors, "\n".join(traffic.errors)
     assert not traffic.outside()
