@@ -40,6 +40,7 @@ from .handlers import (
     ShutdownHandler,
 )
 from .kernels import DurakKernelManager
+from .request_guard import ODD_PATH, OddPathHandler, guarded
 from .websocket import (
     MAX_MESSAGE_BYTES,
     FilteredKernelWebsocketHandler,
@@ -123,7 +124,7 @@ class DurakServer(Voila):  # type: ignore[misc]
             **settings,
             "kernel_manager": self.kernel_manager,
             "kernel_websocket_connection_class": FilteredWebsocketConnection,
-            "default_handler_class": NotFoundHandler,
+            "default_handler_class": guarded(NotFoundHandler),
             "durak_root_dir": self.root_dir,
             "durak_pool_pages": frozenset(self._pool_pages()) if pool_size else frozenset(),
             "durak_max_message_bytes": self.max_message_bytes,
@@ -166,7 +167,11 @@ class DurakServer(Voila):  # type: ignore[misc]
         if self.identity_provider.auth_enabled:  # --token: Voilà's login form stays
             own = [rule for rule in own if not rule[0].endswith("/login")]
             own += [rule for rule in self.identity_provider.get_handlers() if rule[0] == "/login"]
-        return own + handlers
+        # Odd paths first (no handler ever sees them); no handler's error renders a template.
+        guard: list[Any] = [(url_path_join(base, ODD_PATH.removeprefix("/")), OddPathHandler)]
+        return [
+            (pattern, guarded(handler), *rest) for pattern, handler, *rest in guard + own + handlers
+        ]
 
 
 def main() -> None:

@@ -10,7 +10,9 @@
   check is a 403.
 * :class:`IndexRedirectHandler` (``/``, ``/voila/tree…``, ``/login``, ``/logout``): a redirect to
   the index, keeping ``?lang=``.
-* :class:`NotFoundHandler`: every unknown URL gets a small localized 404 page, never a 500.
+* :class:`NotFoundHandler`: every unknown URL gets a small localized 404 page, never a 500
+  (and :mod:`durak_server.request_guard` answers odd paths and errors of Voilà's own
+  handlers the same way).
 """
 
 from __future__ import annotations
@@ -20,41 +22,20 @@ import os
 from typing import Any
 
 from jupyter_server.base.handlers import JupyterHandler
-from jupyter_server.utils import url_path_join
 from tornado import web
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
 from .kernels import DurakKernelManager, PooledPage, Reservation, holding
-from .notices import RETRY_AFTER, full_page, not_found_page, request_language, with_lang
-
-#: The page every redirect leads to, relative to the base URL.
-INDEX = "voila/render/index.ipynb"
-#: ``?lang=`` values longer than this are not carried over by redirects.
-MAX_LANG = 16
+from .notices import RETRY_AFTER, full_page, request_language
+from .request_guard import index_url as _index_url
+from .request_guard import write_not_found as _write_not_found
 
 
 def is_private(name: str) -> bool:
     """Names never rendered directly: any part starting with ``_`` (the pool's shell, test
     helpers) or ``.`` (hidden files, checkpoints)."""
     return any(part.startswith(("_", ".")) for part in name.replace("\\", "/").split("/"))
-
-
-def _index_url(handler: web.RequestHandler) -> str:
-    lang = handler.get_argument("lang", None)
-    if lang is not None and len(lang) > MAX_LANG:
-        lang = None
-    base: str = handler.settings.get("base_url", "/")
-    return with_lang(url_path_join(base, INDEX), lang)
-
-
-def _write_not_found(handler: web.RequestHandler) -> None:
-    language = request_language(
-        handler.request.query, handler.request.headers.get("Accept-Language")
-    )
-    handler.set_header("Content-Type", "text/html; charset=UTF-8")
-    handler.set_header("Cache-Control", "no-store")
-    handler.finish(not_found_page(language, _index_url(handler)))
 
 
 class HeadInjector:

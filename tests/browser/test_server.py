@@ -87,6 +87,51 @@ def test_stray_urls_never_answer_500(voila_server: VoilaServer, path: str, metho
         assert 'href="/voila/render/index.ipynb"' in body
 
 
+#: Where odd paths are tried: every kind of handler the server has (no real notebook name is
+#: among the tails, so no kernel starts).
+FUZZ_PREFIXES = (
+    "/", "/voila/", "/voila/render/", "/voila/static/", "/voila/templates/",
+    "/voila/templates/lab/static/", "/voila/api/themes/", "/voila/labextensions/",
+    "/voila/files/", "/voila/api/shutdown/", "/api/kernels/", "/static/", "/login/",
+    "/voila/tree/",
+)  # fmt: skip
+FUZZ_TAILS = (
+    "", "x", "..", "../app.py", "..%2f..%2fapp.py", "%2e%2e/%2e%2e/etc/passwd", "%2e%2e%2fx",
+    "%00", "x%00.py", "index.ipynb%00.py", "%ff", "%c3%28.ipynb", "%5c..%5capp.py", "a\\b",
+    "a/b/../../c", "%252e%252e/x", "index.ipynb/", "lab/", "x.css", "a" * 300,
+    "%e2%80%ae.ipynb", ".ipynb_checkpoints/x", "%0d%0aSet-Cookie:%20x=1", ";x", "x?lang=%ff",
+    "x?lang=" + "y" * 40, "%", "%zz", "//x", "x/./y",
+)  # fmt: skip
+
+
+def test_a_few_hundred_odd_paths_get_no_500_and_log_no_traceback(
+    voila_server: VoilaServer,
+) -> None:
+    """security-2026-12-01 finding 7: a NUL in a notebook name, ``..%2f`` or a bare folder under
+    ``/voila/templates``, and 404s whose error page needed a missing setting answered 500 or
+    logged ~40 lines of traceback each."""
+    logged_before = voila_server.log_path.stat().st_size
+    answers: dict[str, int] = {}
+    for prefix in FUZZ_PREFIXES:
+        for tail in FUZZ_TAILS:
+            path = prefix + tail
+            status, _, body = request(voila_server, path)
+            answers[path] = status
+            assert status != 500 and status < 600, (path, status, body[:300])
+    for path in ("/voila/render/x%00.ipynb", "/voila/api/themes/x", "/nope"):
+        for method in ("POST", "PUT", "DELETE", "PATCH"):
+            status, _, body = request(voila_server, path, method=method, body="")
+            assert status != 500, (method, path, status, body[:300])
+    time.sleep(0.5)  # the server's log is written by another process
+    with voila_server.log_path.open("rb") as log:
+        log.seek(logged_before)
+        new = log.read().decode("utf-8", "replace")
+    assert "Traceback" not in new and "Uncaught exception" not in new, new[-3000:]
+    assert len(answers) == len(FUZZ_PREFIXES) * len(FUZZ_TAILS) >= 400
+    assert answers["/voila/render/index.ipynb%00.py"] == 404
+    assert answers["/voila/templates/lab/static/"] == 404
+
+
 def test_not_found_page_speaks_the_learners_language(voila_server: VoilaServer) -> None:
     _, _, body = request(voila_server, "/no/such/page?lang=ru")
     assert translator("ru").gettext(NOT_FOUND_TITLE) in body
