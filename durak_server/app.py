@@ -20,6 +20,7 @@ reach the kernel), and :mod:`durak_server.handlers` / :mod:`durak_server.websock
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any, ClassVar
 
 from jupyter_server.base.handlers import path_regex
@@ -32,6 +33,7 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 from voila.tornado.treehandler import TornadoVoilaTreeHandler
 
+from . import resume_key
 from .handlers import (
     IndexRedirectHandler,
     LogoutHandler,
@@ -88,6 +90,13 @@ class DurakServer(Voila):  # type: ignore[misc]
     ws_ping_timeout = Integer(
         30_000, config=True, help="Milliseconds without a pong before a page's socket is closed."
     )
+    resume_key_file = Unicode(
+        "",
+        config=True,
+        help="File with this server's resume key (32 random bytes, created when missing, empty "
+        "or damaged; default: durak-resume-<folder digest>.key in Jupyter's runtime folder). "
+        "DURAK_RESUME_KEY in the environment takes its place (at least 32 random characters).",
+    )
 
     aliases: ClassVar[dict[str, Any]] = {
         **Voila.aliases,
@@ -97,6 +106,9 @@ class DurakServer(Voila):  # type: ignore[misc]
 
     def init_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = super().init_settings()
+        # Before any kernel starts: each inherits the key from this process's environment.
+        source = resume_key.install(self.resume_key_file, self.root_dir, self.log)
+        self.log.info("Resume key: %s", source)
         pool_file = os.path.join(self.root_dir, self.pool_notebook)
         pool_size = self.classroom if os.path.isfile(pool_file) else 0
         if self.classroom > 0 and pool_size == 0:
@@ -176,4 +188,8 @@ class DurakServer(Voila):  # type: ignore[misc]
 
 def main() -> None:
     """Entry point of ``python -m durak_server``."""
-    DurakServer.launch_instance()
+    try:
+        DurakServer.launch_instance()
+    except resume_key.WeakKeyError as error:
+        print(f"durak_server: {error}", file=sys.stderr)
+        raise SystemExit(2) from None

@@ -4,8 +4,11 @@ A page that hands the browser something secret to give back later (the play page
 its seed would reveal every hidden card) seals it: encrypted with HMAC-SHA256 in counter mode
 and authenticated with HMAC-SHA256 (encrypt-then-MAC, a fresh 16-byte nonce each time),
 standard library only so it also runs in Pyodide. The key is ``DURAK_RESUME_KEY`` from the
-kernel's environment, else a random 32-byte file created once (mode 0600) in Jupyter's
-runtime directory; without either, nothing is sealed.
+kernel's environment (``durak_server`` sets it for every kernel: :mod:`durak_server.resume_key`),
+else a random 32-byte file created once (mode 0600) in Jupyter's runtime directory; without
+either, nothing is sealed. A token starts with a 4-byte id of its key, so a page can tell a
+game saved under another key (the server's key changed) from one that was never sealed:
+:func:`sealed_with_another_key`.
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ import os
 import secrets
 from typing import Any, Final
 
-__all__ = ["RESUME_KEY_ENV", "seal", "unseal"]
+__all__ = ["RESUME_KEY_ENV", "seal", "sealed_with_another_key", "unseal"]
 
 RESUME_KEY_ENV: Final = "DURAK_RESUME_KEY"
+_KEY_ID: Final = 4
 _NONCE: Final = 16
 _TAG: Final = 32
 _MAX_TOKEN: Final = 400
@@ -72,6 +76,20 @@ def _tag(key: bytes, nonce: bytes, cipher: bytes) -> bytes:
     return hmac.new(key, b"durak-deal-tag" + nonce + cipher, hashlib.sha256).digest()
 
 
+def _key_id(key: bytes) -> bytes:
+    return hmac.new(key, b"durak-key-id", hashlib.sha256).digest()[:_KEY_ID]
+
+
+def _decode(token: object) -> bytes | None:
+    if not isinstance(token, str) or len(token) > _MAX_TOKEN:
+        return None
+    try:
+        raw = base64.urlsafe_b64decode(token.encode("ascii"))
+    except (ValueError, binascii.Error, UnicodeEncodeError):
+        return None
+    return raw if len(raw) > _KEY_ID + _NONCE + _TAG else None
+
+
 def seal(value: dict[str, Any], key: bytes | None = None) -> str | None:
     """``value`` encrypted and authenticated with the server's key (``None`` without one)."""
     key = key or _key()
@@ -80,21 +98,17 @@ def seal(value: dict[str, Any], key: bytes | None = None) -> str | None:
     plain = json.dumps(value, separators=(",", ":"), sort_keys=True).encode()
     nonce = secrets.token_bytes(_NONCE)
     cipher = bytes(a ^ b for a, b in zip(plain, _stream(key, nonce, len(plain)), strict=True))
-    return base64.urlsafe_b64encode(nonce + cipher + _tag(key, nonce, cipher)).decode("ascii")
+    token = _key_id(key) + nonce + cipher + _tag(key, nonce, cipher)
+    return base64.urlsafe_b64encode(token).decode("ascii")
 
 
 def unseal(token: object, key: bytes | None = None) -> dict[str, Any] | None:
     """The value sealed in ``token``, or ``None`` if it is not one this server sealed."""
     key = key or _key()
-    if key is None or not isinstance(token, str) or len(token) > _MAX_TOKEN:
+    raw = _decode(token)
+    if key is None or raw is None or not hmac.compare_digest(raw[:_KEY_ID], _key_id(key)):
         return None
-    try:
-        raw = base64.urlsafe_b64decode(token.encode("ascii"))
-    except (ValueError, binascii.Error, UnicodeEncodeError):
-        return None
-    if len(raw) <= _NONCE + _TAG:
-        return None
-    nonce, cipher, tag = raw[:_NONCE], raw[_NONCE:-_TAG], raw[-_TAG:]
+    nonce, cipher, tag = raw[_KEY_ID : _KEY_ID + _NONCE], raw[_KEY_ID + _NONCE : -_TAG], raw[-_TAG:]
     if not hmac.compare_digest(tag, _tag(key, nonce, cipher)):
         return None
     plain = bytes(a ^ b for a, b in zip(cipher, _stream(key, nonce, len(cipher)), strict=True))
@@ -103,3 +117,13 @@ def unseal(token: object, key: bytes | None = None) -> dict[str, Any] | None:
     except ValueError:
         return None
     return value if isinstance(value, dict) else None
+
+
+def sealed_with_another_key(token: object, key: bytes | None = None) -> bool:
+    """Whether ``token`` looks sealed, but under another key than this server's (its key was
+    changed since): the learner is told, rather than silently given another game."""
+    key = key or _key()
+    raw = _decode(token)
+    return (
+        key is not None and raw is not None and not hmac.compare_digest(raw[:_KEY_ID], _key_id(key))
+    )
