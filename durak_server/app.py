@@ -90,6 +90,18 @@ class DurakServer(Voila):  # type: ignore[misc]
     ws_ping_timeout = Integer(
         30_000, config=True, help="Milliseconds without a pong before a page's socket is closed."
     )
+    connect_timeout = Float(
+        60.0,
+        config=True,
+        help="Seconds a page's browser has to connect to the kernel it was handed; a kernel "
+        "still without a connection then is shut down (0: never).",
+    )
+    max_waiting_per_address = Integer(
+        8,
+        config=True,
+        help="Most kernels handed to one client address whose browsers have not connected yet "
+        "(0: no limit); beyond it that address gets the 'full' page for a while.",
+    )
     resume_key_file = Unicode(
         "",
         config=True,
@@ -125,6 +137,8 @@ class DurakServer(Voila):  # type: ignore[misc]
             pool_size=pool_size,
             refill_delay=self.refill_delay,
             max_kernels=self.max_kernels,
+            connect_timeout=self.connect_timeout,
+            max_waiting_per_address=self.max_waiting_per_address,
         )
         self.log.info(
             "Kernel pool: %d x %s; at most %s kernels",

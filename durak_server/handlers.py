@@ -26,7 +26,7 @@ from tornado import web
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
-from .kernels import DurakKernelManager, PooledPage, Reservation, holding
+from .kernels import DurakKernelManager, PooledPage, Reservation, for_page, holding
 from .notices import RETRY_AFTER, full_page, request_language
 from .request_guard import index_url as _index_url
 from .request_guard import write_not_found as _write_not_found
@@ -85,19 +85,26 @@ class RenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
             return
         if is_private(name):
             raise web.HTTPError(404)
+        address = self.request.remote_ip or "?"
+        claims = self.durak_manager.claims
+        starts = self._starts_kernel(name)
+        if starts and claims.full(address):
+            self._write_full(f"too many pages from {address} wait for their browser")
+            return
         if self._is_pool_page(name):
             pooled = self.durak_manager.pop_ready()
             if pooled is not None:
+                claims.claim(pooled.kernel_id, address)
                 await self._write_pooled(pooled)
                 return
         reservation: Reservation | None = None
-        if self._starts_kernel(name):
+        if starts:
             reservation = self.durak_manager.budget.reserve()
             if reservation is None:
-                self._write_full()
+                self._write_full("kernel cap reached")
                 return
         inject = HeadInjector(_loading_script())
-        with holding(reservation):
+        with holding(reservation), for_page(claims.request(address)):
             async for html in self.get_generator(path=name):
                 self.write(inject(html))
                 self.flush()
@@ -131,9 +138,9 @@ class RenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
             self.write(inject(html))
             self.flush()
 
-    def _write_full(self) -> None:
+    def _write_full(self, why: str) -> None:
         language = request_language(self.request.query, self.request.headers.get("Accept-Language"))
-        self.log.warning("Kernel cap reached: answered 503 to %s", self.request.path)
+        self.log.warning("%s: answered 503 to %s", why.capitalize(), self.request.path)
         self.set_status(503)
         self.set_header("Retry-After", str(RETRY_AFTER))
         self.set_header("Content-Type", "text/html; charset=UTF-8")

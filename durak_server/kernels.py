@@ -97,6 +97,112 @@ def holding(reservation: Reservation | None) -> Iterator[None]:
             reservation.release()
 
 
+class PageRequest:
+    """A page request from ``address`` that may start a kernel: it counts against the
+    address's waiting kernels (:class:`Claims`) from its start until its kernel is claimed or
+    the request ends, so a burst of concurrent requests cannot slip past the limit."""
+
+    def __init__(self, claims: Claims, address: str) -> None:
+        self.claims = claims
+        self.address = address
+        self.open = True
+        claims._starting[address] = claims._starting.get(address, 0) + 1
+
+    def close(self) -> None:
+        if self.open:
+            self.open = False
+            left = self.claims._starting[self.address] - 1
+            if left:
+                self.claims._starting[self.address] = left
+            else:
+                del self.claims._starting[self.address]
+
+
+#: The page request whose kernel may start in this task (see :func:`for_page`).
+_REQUEST: ContextVar[PageRequest | None] = ContextVar("durak_page_request", default=None)
+
+
+@contextmanager
+def for_page(request: PageRequest) -> Iterator[None]:
+    """A kernel started inside this block serves ``request``: it is claimed (:class:`Claims`)
+    the moment it starts; the request stops counting on exit in any case."""
+    token = _REQUEST.set(request)
+    try:
+        yield
+    finally:
+        _REQUEST.reset(token)
+        request.close()
+
+
+class Claims:
+    """Kernels handed to a page whose browser has not connected yet, by the address that asked.
+
+    A page's browser connects to its kernel within seconds of receiving it. A kernel still
+    without a connection ``connect_timeout`` seconds after it was handed out (a plain GET, a
+    script, a browser that gave up) is shut down; and one address may have at most
+    ``max_waiting`` such kernels at once: a flood of plain GETs from one client cannot fill the
+    server's cap. A classroom behind one address is not held back by it: each learner's page
+    connects, and stops counting, within seconds.
+    """
+
+    def __init__(
+        self, manager: AsyncMappingKernelManager, connect_timeout: float, max_waiting: int
+    ) -> None:
+        self.manager = manager
+        self.connect_timeout = connect_timeout
+        self.max_waiting = max_waiting
+        self._waiting: dict[str, set[str]] = {}
+        self._starting: dict[str, int] = {}
+        self._shutting_down: set[asyncio.Future[Any]] = set()
+
+    def _connected(self, kernel_id: str) -> bool:
+        connections: dict[str, int] = self.manager._kernel_connections
+        return connections.get(kernel_id, 0) > 0
+
+    def waiting(self, address: str) -> int:
+        """Kernels handed to ``address`` that are alive and still wait for their page."""
+        kernels = self._waiting.get(address, set())
+        kernels -= {k for k in kernels if k not in self.manager or self._connected(k)}
+        if not kernels:
+            self._waiting.pop(address, None)
+        return len(kernels)
+
+    def full(self, address: str) -> bool:
+        """Whether ``address`` may not be handed another kernel now (its waiting kernels and
+        its requests still starting one)."""
+        held = self.waiting(address) + self._starting.get(address, 0)
+        return self.max_waiting > 0 and held >= self.max_waiting
+
+    def request(self, address: str) -> PageRequest:
+        """A page request from ``address`` (use it with :func:`for_page`)."""
+        return PageRequest(self, address)
+
+    def claim(self, kernel_id: str, address: str, request: PageRequest | None = None) -> None:
+        """``kernel_id`` now serves a page of ``address`` (of ``request``, which stops counting
+        as starting); it must connect in time."""
+        if request is not None:
+            request.close()
+        self._waiting.setdefault(address, set()).add(kernel_id)
+        if self.connect_timeout > 0:
+            loop = asyncio.get_event_loop()
+            loop.call_later(self.connect_timeout, self._check, kernel_id, address)
+
+    def _check(self, kernel_id: str, address: str) -> None:
+        self._waiting.get(address, set()).discard(kernel_id)
+        if kernel_id not in self.manager or self._connected(kernel_id):
+            return
+        self.manager.log.warning(
+            "Kernel %s: its page (from %s) did not connect within %g s: shutting it down",
+            kernel_id,
+            address,
+            self.connect_timeout,
+        )
+        shutdown: Any = self.manager.shutdown_kernel
+        task = asyncio.ensure_future(shutdown(kernel_id))
+        self._shutting_down.add(task)
+        task.add_done_callback(self._shutting_down.discard)
+
+
 _VoilaPoolManager: Any = voila_kernel_manager_factory(AsyncMappingKernelManager, True, 0)
 
 
@@ -114,12 +220,15 @@ class DurakKernelManager(_VoilaPoolManager):  # type: ignore[misc]
         pool_size: int,
         refill_delay: float,
         max_kernels: int,
+        connect_timeout: float = 60.0,
+        max_waiting_per_address: int = 8,
         **kwargs: Any,
     ) -> None:
         self.pool_notebook = pool_notebook
         self.pool_size = pool_size
         self.refill_delay = refill_delay
         self.budget = KernelBudget(self, max_kernels)
+        self.claims = Claims(self, connect_timeout, max_waiting_per_address)
         self._last_pop = -math.inf
         self._refill_wanted: asyncio.Event | None = None
         self._refiller: asyncio.Task[None] | None = None
@@ -151,6 +260,14 @@ class DurakKernelManager(_VoilaPoolManager):  # type: ignore[misc]
         if reservation is not None:
             reservation.release()
         return super().pre_start_kernel(kernel_name, kwargs)
+
+    async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
+        """Jupyter Server's start; a kernel started for a page (:func:`for_page`) is claimed."""
+        kernel_id: str = await super().start_kernel(*args, **kwargs)
+        request = _REQUEST.get()
+        if request is not None:
+            self.claims.claim(kernel_id, request.address, request)
+        return kernel_id
 
     def start_watching_activity(self, kernel_id: str) -> None:
         """Jupyter Server's activity record (``last_activity``, ``execution_state``: what the

@@ -151,6 +151,48 @@ def test_private_notebooks_are_not_rendered(voila_server: VoilaServer, name: str
     assert voila_server.log_text().count("Kernel started") == before
 
 
+# ------------------------------------------------------------------ one client, many pages
+
+
+def get_from(server: VoilaServer, source: str, path: str) -> int:
+    """A plain GET (no browser: nothing ever connects to its kernel) from address ``source``."""
+    import http.client
+
+    connection = http.client.HTTPConnection(
+        server.host, server.port, timeout=120, source_address=(source, 0)
+    )
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+def test_plain_gets_from_one_client_leave_room_for_another(tmp_path: Path) -> None:
+    """security-2026-12-01 finding 3: 35 plain GETs filled the kernel cap and everyone else got
+    "full" for ~150 s. Now one address may hold only a few kernels whose page never connected,
+    and those are shut down after ``connect_timeout``."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    args = [
+        "--classroom=0", "--max-kernels=10", "--DurakServer.connect_timeout=15",
+        "--DurakServer.max_waiting_per_address=3",
+    ]  # fmt: skip
+    page = render_path("01-beating.ipynb", "es")
+    with VoilaServer(log_path=tmp_path / "server.log", extra_args=args) as server:
+        with ThreadPoolExecutor(6) as pool:  # a burst: all six arrive before any kernel runs
+            first = sorted(pool.map(lambda _: get_from(server, "127.0.0.1", page), range(6)))
+        assert first == [200, 200, 200, 503, 503, 503], (first, server.log_text()[-4000:])
+        assert get_from(server, "127.0.0.2", page) == 200  # another client still gets in
+        deadline = time.monotonic() + 60
+        while server.log_text().count("did not connect within") < 3:
+            assert time.monotonic() < deadline, server.log_text()[-3000:]
+            time.sleep(0.5)
+        assert get_from(server, "127.0.0.1", page) == 200  # its stale kernels are gone
+
+
 # ------------------------------------------------------------------ the kernel cap
 
 
