@@ -2,9 +2,10 @@
 
 The explainer runs as its own standalone server (``python -m durak_server``) behind
 jupyter-server-proxy at ``<base_url>durak/``; standalone mode refuses code from the browser.
-The surrounding Jupyter Server is locked down too: its kernels accept only widget and info
-messages (no ``execute_request``) and it has no terminals, so a visitor who opens ``/lab``
-cannot run code there either. Launch link::
+The surrounding Jupyter Server is locked down too, so a visitor who opens ``/lab`` cannot run
+code there either: it starts no kernel at all (a session or kernel request gets 403), its
+contents are read-only (an upload, such as an ``ipykernel_launcher.py`` beside the notebooks
+that the next kernel would import first, gets 403), and it has no terminals. Launch link::
 
     https://mybinder.org/v2/gh/<owner>/<repo>/main?urlpath=durak/voila/render/index.ipynb
 """
@@ -13,7 +14,38 @@ import os
 import sys
 from pathlib import Path
 
+from jupyter_client.kernelspec import NoSuchKernel
+from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from jupyter_server.services.sessions.sessionmanager import SessionManager
+from tornado import web
+
 c = get_config()  # type: ignore[name-defined]  # noqa: F821 (injected by Jupyter)
+
+
+class ReadOnlyContents(AsyncLargeFileManager):
+    """The visitor may read the files (JupyterLab's browser), never write, move or delete."""
+
+    def _refuse(self, *args: object, **kwargs: object) -> None:
+        raise web.HTTPError(403, "This server's files are read-only.")
+
+    save = new = new_untitled = copy = rename = rename_file = delete = delete_file = _refuse
+    create_checkpoint = restore_checkpoint = delete_checkpoint = _refuse
+
+
+class NoKernels(AsyncMappingKernelManager):
+    """This server runs no code: the explainer's kernels are durak_server's own."""
+
+    async def start_kernel(self, *args: object, **kwargs: object) -> str:
+        raise web.HTTPError(403, "This server starts no kernels.")
+
+
+class NoSessions(SessionManager):
+    """No notebook, console or file gets a kernel here either (the sessions API answers 501:
+    "the kernel is not available")."""
+
+    async def create_session(self, *args: object, **kwargs: object) -> dict[str, object]:
+        raise NoSuchKernel(str(kwargs.get("kernel_name") or "python3"))
 
 REPO = Path(os.environ.get("DURAK_REPO", os.environ.get("REPO_DIR", Path.home()))).resolve()
 
@@ -46,6 +78,10 @@ c.ServerApp.default_url = "/durak/voila/render/index.ipynb"
 # Voilà's own server extension would serve notebooks inside this (unlocked) server: off.
 c.ServerApp.jpserver_extensions = {"voila.server_extension": False}
 c.ServerApp.terminals_enabled = False
+c.ServerApp.contents_manager_class = ReadOnlyContents
+c.ServerApp.kernel_manager_class = NoKernels
+c.ServerApp.session_manager_class = NoSessions
+# Belt and braces, should a kernel ever exist here: only widget and info messages.
 c.MappingKernelManager.allowed_message_types = [
     "comm_open",
     "comm_close",
