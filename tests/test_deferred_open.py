@@ -162,5 +162,6 @@ def test_walking_the_site_leaves_no_python_objects_behind() -> None:
         gc.collect()
         counts.append(len(gc.get_objects()))
     # the first round fills the kernel's caches (catalogs, lessons, styles); later rounds
-    # must leave exactly as many objects as they found
-    assert counts[1] == counts[2], counts
+    # must leave no more objects than they found (one fewer happens: a weakly cached class
+    # or a spent iterator may go at any round)
+    assert counts[2] <= counts[1], counts
