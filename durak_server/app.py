@@ -93,8 +93,8 @@ class DurakServer(Voila):  # type: ignore[misc]
     connect_timeout = Float(
         60.0,
         config=True,
-        help="Seconds a page's browser has to connect to the kernel it was handed; a kernel "
-        "still without a connection then is shut down (0: never).",
+        help="Seconds a page's browser has, once the page was sent, to connect to its kernel; "
+        "a kernel still without a connection then is shut down (0: never).",
     )
     max_waiting_per_address = Integer(
         8,

@@ -100,22 +100,31 @@ def holding(reservation: Reservation | None) -> Iterator[None]:
 class PageRequest:
     """A page request from ``address`` that may start a kernel: it counts against the
     address's waiting kernels (:class:`Claims`) from its start until its kernel is claimed or
-    the request ends, so a burst of concurrent requests cannot slip past the limit."""
+    the request ends, so a burst of concurrent requests cannot slip past the limit. The
+    kernel's time to connect starts when the request ends (its page has been sent)."""
 
     def __init__(self, claims: Claims, address: str) -> None:
         self.claims = claims
         self.address = address
-        self.open = True
+        self.starting = True
+        self.kernel_id: str | None = None
         claims._starting[address] = claims._starting.get(address, 0) + 1
 
-    def close(self) -> None:
-        if self.open:
-            self.open = False
+    def stop_starting(self) -> None:
+        if self.starting:
+            self.starting = False
             left = self.claims._starting[self.address] - 1
             if left:
                 self.claims._starting[self.address] = left
             else:
                 del self.claims._starting[self.address]
+
+    def close(self) -> None:
+        """The request ended: its kernel (if one started) must now connect in time."""
+        self.stop_starting()
+        kernel_id, self.kernel_id = self.kernel_id, None
+        if kernel_id is not None:
+            self.claims.start_clock(kernel_id, self.address)
 
 
 #: The page request whose kernel may start in this task (see :func:`for_page`).
@@ -178,11 +187,19 @@ class Claims:
         return PageRequest(self, address)
 
     def claim(self, kernel_id: str, address: str, request: PageRequest | None = None) -> None:
-        """``kernel_id`` now serves a page of ``address`` (of ``request``, which stops counting
-        as starting); it must connect in time."""
-        if request is not None:
-            request.close()
+        """``kernel_id`` now serves a page of ``address``. Its time to connect starts now (a
+        pooled page is sent at once), or, for ``request`` (a page still being rendered in
+        it), when that request ends."""
         self._waiting.setdefault(address, set()).add(kernel_id)
+        if request is None:
+            self.start_clock(kernel_id, address)
+        else:
+            request.stop_starting()
+            request.kernel_id = kernel_id
+
+    def start_clock(self, kernel_id: str, address: str) -> None:
+        """``kernel_id``'s page has been sent: shut it down if it has not connected after
+        ``connect_timeout`` seconds."""
         if self.connect_timeout > 0:
             loop = asyncio.get_event_loop()
             loop.call_later(self.connect_timeout, self._check, kernel_id, address)

@@ -177,7 +177,7 @@ def test_plain_gets_from_one_client_leave_room_for_another(tmp_path: Path) -> No
     from concurrent.futures import ThreadPoolExecutor
 
     args = [
-        "--classroom=0", "--max-kernels=10", "--DurakServer.connect_timeout=15",
+        "--classroom=0", "--max-kernels=10", "--DurakServer.connect_timeout=4",
         "--DurakServer.max_waiting_per_address=3",
     ]  # fmt: skip
     page = render_path("01-beating.ipynb", "es")
