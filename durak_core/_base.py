@@ -24,6 +24,7 @@ from .rules import (
     HandCap,
     Rules,
     TeamEnd,
+    TeamRotation,
     ThrowInPriority,
     ThrowInRights,
     ThrowInTiming,
@@ -58,6 +59,7 @@ UNTIL_FIRST_DISCARD = FirstBoutCap.UNTIL_FIRST_DISCARD
 FIRST_BOUT_4PLUS = FirstBoutCap.FIRST_BOUT_4PLUS
 SWAP_OFF, SWAP_ACE_ONLY = TrumpSwap.OFF, TrumpSwap.ACE_ONLY
 PREVIOUS_ATTACKER = AttackerAfterDefenderOut.PREVIOUS_ATTACKER
+TEAM_TURNS = TeamRotation.TEAM_TURNS
 TEAM_LOSES = TeamEnd.TEAM_LOSES
 ACE = Rank.ACE
 (
@@ -179,7 +181,8 @@ class GameBase:
     _team: tuple[int, ...] | None
     """Each seat's team (``Rules.teams``), or None when everyone plays for himself."""
     _skip_partners: bool
-    """Does the attack go to the next *opponent* (team play, S0), not the next player?"""
+    """Does the attack go to the next *opponent* (team play, S0: ``skip_partners`` and
+    ``team_turns``), not the next player?"""
     _origin: dict[str, Any]
 
     def _init_state(self, state: State) -> None:
@@ -188,6 +191,15 @@ class GameBase:
         self._state = state
         if self._swap:
             self._lowest_trump = Card(self.rules.lowest_rank, state.trump)
+
+    def _dealer(self) -> int | None:
+        """Who dealt this game: the deal's dealer, or the set-up position's (None if unknown)."""
+        origin = self._origin
+        dealer = origin.get("dealer")
+        if isinstance(dealer, int):
+            return dealer
+        position = origin.get("position")
+        return getattr(position, "dealer", None)
 
     def _next_active(self, seat: int) -> int:
         """The next seat clockwise still in the game."""
@@ -218,6 +230,19 @@ class GameBase:
             if opponent is not None:
                 return opponent
         return self._next_active(attacker)
+
+    def _next_mate(self, seat: int) -> int | None:
+        """``seat``'s next team-mate clockwise still in, or ``seat`` himself if he is his
+        team's only player still in; None if his whole team is out (S0's team turns)."""
+        active = self._state.active
+        team = self._team
+        assert team is not None
+        n = self.players
+        for k in range(1, n + 1):
+            mate = (seat + k) % n
+            if active[mate] and team[mate] == team[seat]:
+                return mate
+        return None
 
     def _cover(self, seat: int) -> int | None:
         """Who takes ``seat``'s turn to attack in team play: ``seat`` if still in, else the

@@ -93,12 +93,14 @@ class BoutRules(GameBase):
         return (base if base < hand else hand) - len(s.attacks)
 
     def _neighbours_only(self) -> bool:
-        """Do only the defender's neighbours throw in now (C10)?"""
+        """Do only the defender's neighbours throw in now (C10)? ``neighbours_only_from`` is a
+        rule of individual play: never in team play (S0: «cuando juegan cinco o seis
+        jugadores individualmente»)."""
         rules = self.rules
         if rules.throw_in_rights is NEIGHBOURS:
             return True
         limit = rules.neighbours_only_from
-        return limit is not None and self._n_active() >= limit
+        return limit is not None and self._team is None and self._n_active() >= limit
 
     def _neighbours(self) -> tuple[int, int]:
         """The attacker and the player after the defender («Vecinos», neighbours-only)."""
@@ -150,6 +152,14 @@ class BoutRules(GameBase):
     def _partner_defends_any(self) -> bool:
         """In team play with two or more teams still in: do partners spare each other now?"""
         return self._team is not None and not self._one_team_left()
+
+    def _is_partner(self, seat: int, other: int) -> bool:
+        """Are ``seat`` and ``other`` team-mates, while team-mates still spare each other?"""
+        if not self._partner_defends_any():
+            return False
+        team = self._team
+        assert team is not None
+        return seat != other and team[seat] == team[other]
 
     def _is_partner_of_defender(self, seat: int) -> bool:
         """Is ``seat`` the defender's team-mate, while team-mates still spare each other?"""

@@ -308,6 +308,7 @@ class _Plan:
             known=obs.public,
             flashed=obs.flashed,
             redeals=obs.redeals,
+            dealer=obs.dealer,
         )
 
 

@@ -232,6 +232,7 @@ class Game(Setup):
             known=self.known_cards(),
             flashed=s.flashed,
             redeals=s.redeals,
+            dealer=self._dealer(),
         )
 
     def known_cards(self) -> tuple[frozenset[Card], ...]:

@@ -199,6 +199,9 @@ class Legality(BoutRules):
                     Reason.FLASH_ALREADY_SHOWN, action, card=card, reuse=self.rules.flash_reuse
                 )
         nxt = self._defender_for(seat)
+        if self._team is not None and self._is_partner(seat, nxt):
+            # S2 «pairs»: passing the attack on adds to an attack against one's partner
+            return IllegalAction(Reason.TRANSFER_TO_PARTNER, action, seat=seat, next_defender=nxt)
         needed = len(s.attacks) + (kind is not FLASH)
         base = self._cap().base_cap
         next_hand = len(s.hands[nxt])

@@ -4,8 +4,9 @@ The first dealer is drawn at random; later, the previous durak deals (S0, S2 ite
 after a draw the previous durak stays durak and deals again (S0 item 27). Who leads a later
 game is ``Rules.next_game_start`` (C6), applied by ``Game.deal(previous_durak=...)``.
 Scoring: ``single`` (the match is one game), ``three_losses`` (S0 item 76: left holding cards
-three times, consecutive or not, loses) or ``epaulette_ladder`` (S2 items 77-78). With teams
-(``Rules.teams``) a team scores as one side; otherwise every seat is a side.
+three times, consecutive or not, loses) or ``epaulette_ladder`` (S2 items 77-78; an epaulette
+is the rank of the *last* attack card played, «la tarjeta última jugada por un atacante»).
+With teams (``Rules.teams``) a team scores as one side; otherwise every seat is a side.
 
 >>> m = Match(Rules(match_scoring="three_losses"), players=3, seed=4)
 >>> while not m.finished:
@@ -39,6 +40,7 @@ __all__ = [
     "MatchRecordError",
     "Score",
     "Standing",
+    "epaulette_count",
     "game_result",
     "match_record",
     "replay_match",
@@ -80,11 +82,11 @@ class GameResult:
     final_defender: int | None
     """The defender of the game's last bout."""
     final_attack: tuple[Card, ...]
-    """The attack cards of the last bout when a loser defended it: the cards that «finished»
-    him (S2 item 77); () otherwise."""
+    """The attack cards of the last bout, in the order they were played (lead, throw-ins,
+    transfer cards), when a loser defended it; () otherwise."""
     epaulettes: int
-    """Cards of the deck's lowest rank in ``final_attack``, at most 2 (one per shoulder; S2
-    item 77): the game was lost «with epaulettes» whatever the match scoring."""
+    """:meth:`epaulettes_of` the deck's lowest rank, 0 to 2 (one per shoulder; S2 item 77):
+    the game was lost «with epaulettes» whatever the match scoring."""
 
     @property
     def is_draw(self) -> bool:
@@ -92,8 +94,12 @@ class GameResult:
         return not self.losers
 
     def epaulettes_of(self, rank: Rank) -> int:
-        """Epaulettes at ``rank``: its cards among ``final_attack``, at most 2 (S2)."""
-        return min(2, sum(c.rank is rank for c in self.final_attack))
+        """Epaulettes at ``rank`` (S2 item 77): 1 if the **last** attack card played is of that
+        rank («Si la tarjeta última jugada por un atacante es un "6" y el defensor pierde»),
+        2 if the card played just before it is too («Si el atacante juega el "dos 6"»:
+        «epaulettes en ambos shoulders»), else 0. A card of that rank played earlier in the
+        bout, followed by another rank, does not count."""
+        return epaulette_count(self.final_attack, rank)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready fields (cards as text)."""
@@ -137,6 +143,23 @@ class Score(NamedTuple):
     that rank (``epaulette_ladder``; (None, 0) otherwise or for a draw)."""
 
 
+def epaulette_count(attack: Sequence[Card], rank: Rank) -> int:
+    """How many of the last attack cards played (``attack`` in play order), counted back
+    from the very last, are of ``rank``, at most 2 (S2 item 77, see
+    :meth:`GameResult.epaulettes_of`).
+
+    >>> from durak_core import parse_cards
+    >>> [epaulette_count(parse_cards(t), Rank.SIX) for t in ("6C 7D", "7D 6C", "6C 6D", "")]
+    [0, 1, 2, 0]
+    """
+    count = 0
+    for card in reversed(attack):
+        if card.rank is not rank or count == 2:
+            break
+        count += 1
+    return count
+
+
 def sides_of(rules: Rules, players: int) -> tuple[int, ...]:
     """Each seat's side: its team number with ``rules.teams``, else the seat itself."""
     teams = team_of(rules.teams, players)
@@ -148,8 +171,8 @@ def score_match(rules: Rules, players: int, results: Sequence[GameResult]) -> Sc
 
     ``single``: the first game decides. ``three_losses`` (S0 item 76): the first side to lose
     three games loses. ``epaulette_ladder`` (S2 item 78): a side's rung starts at the deck's
-    lowest rank; a game it loses with a card of that rank among the final attack cards climbs
-    it one rank; the ace epaulette loses the match."""
+    lowest rank; a game it loses with a card of that rank as the last attack card played
+    (S2 item 77) climbs it one rank; the ace epaulette loses the match."""
     side_of = sides_of(rules, players)
     count = max(side_of) + 1
     seats = [tuple(s for s in range(players) if side_of[s] == side) for side in range(count)]
@@ -196,20 +219,25 @@ def score_match(rules: Rules, players: int, results: Sequence[GameResult]) -> Sc
     return Score(standings, finished, loser, tuple(ladder))
 
 
+_ATTACK_CARD: Final = frozenset({EventKind.LEAD, EventKind.THROW_IN, EventKind.TRANSFER})
+"""Events that put an attack card on the table (a transfer card joins the attack, S2)."""
+
+
 def _final_bout(game: Game) -> tuple[int | None, tuple[Card, ...]]:
-    """The last bout's defender (who picked up or beat off) and its attack cards."""
+    """The last bout's defender (who picked up or beat off) and its attack cards, in the
+    order they were played."""
     defender: int | None = None
     attack: tuple[Card, ...] = ()
-    defences: set[Card] = set()
+    played: list[Card] = []
     for event in game.events:
         kind = event.kind
         if kind is EventKind.BOUT_START:
-            defences = set()
-        elif kind is EventKind.BEAT:
-            defences.add(event.cards[0])
+            played = []
+        elif kind in _ATTACK_CARD:
+            played.append(event.cards[0])
         elif kind is EventKind.PICK_UP or kind is EventKind.BITO:
             defender = event.seat
-            attack = tuple(c for c in event.cards if c not in defences)
+            attack = tuple(played)
     return defender, attack
 
 
@@ -224,7 +252,6 @@ def game_result(game: Game, number: int = 1) -> GameResult:
         attack = ()  # he attacked last, or went out too (a draw he loses without drawing, S0)
     origin = game.origin
     dealer = origin.get("dealer")
-    low = game.rules.lowest_rank
     return GameResult(
         number=number,
         dealer=dealer if isinstance(dealer, int) else None,
@@ -233,7 +260,7 @@ def game_result(game: Game, number: int = 1) -> GameResult:
         losers=losers,
         final_defender=defender,
         final_attack=attack,
-        epaulettes=min(2, sum(c.rank is low for c in attack)),
+        epaulettes=epaulette_count(attack, game.rules.lowest_rank),
     )
 
 

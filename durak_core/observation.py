@@ -87,6 +87,8 @@ class Observation:
     """Trumps already shown for a Flash transfer (S2): everybody saw them."""
     redeals: int = 0
     """New deals asked for so far for a misdeal (C20)."""
+    dealer: int | None = None
+    """Who dealt (everybody saw it); a new deal for a misdeal is his again (C20)."""
 
     def unseen(self) -> frozenset[Card]:
         """Cards of the deck that this seat cannot place: in other hands or in the stock
@@ -212,4 +214,5 @@ def observe(game: Game, seat: int) -> Observation:
         events=tuple(_redact(e, seat) for e in game.events),
         flashed=pos.flashed,
         redeals=pos.redeals,
+        dealer=pos.dealer,
     )

@@ -69,6 +69,10 @@ class Position:
     """Trumps already shown for a Flash transfer (S2)."""
     redeals: int = 0
     """New deals asked for so far for a misdeal (C20, on request)."""
+    dealer: int | None = None
+    """Who dealt (None: not known, e.g. a lesson's set-up). A new deal for a misdeal (C20) is
+    dealt by the same dealer, from his left; without one the seat before the first attacker
+    deals."""
 
     @property
     def players(self) -> int:
@@ -99,6 +103,7 @@ class Position:
             "turnup_holder": self.turnup_holder,
             "flashed": _text(sorted(self.flashed)),
             "redeals": self.redeals,
+            "dealer": self.dealer,
             "known": {  # in hand order, so that equal positions give equal dicts
                 str(seat): _text(c for c in hand if c in cards)
                 for seat, (hand, cards) in enumerate(zip(self.hands, self.known, strict=True))
@@ -109,7 +114,8 @@ class Position:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], rules: Rules | None = None) -> Position:
         """Read :meth:`to_dict`'s form, or the shorter keyword form of lessons and older
-        records (missing keys are derived as ``Game.from_position`` derives them). Raises
+        records (missing keys are derived as ``Game.from_position`` derives them; an older
+        position without ``dealer`` has none). Raises
         :class:`~durak_core.PositionError` saying what is wrong."""
         from .game import Game
 

@@ -81,6 +81,12 @@ class Reason(StrEnum):
     TRANSFER_NO_ROOM = "transfer_no_room"
     """The next player could not face that many cards. ``{"next_defender", "next_hand",
     "needed", "base_cap"}``"""
+    TRANSFER_TO_PARTNER = "transfer_to_partner"
+    """S2's «pairs» (``team_rotation="individual"``): the next player, who would defend the
+    passed-on attack, is the defender's own partner. A transfer adds a card to the attack
+    («agrega esta tarjeta a las tarjetas que atacan») and nobody adds to an attack against his
+    partner; a Flash makes him the attacker of his partner just the same. ``{"seat",
+    "next_defender"}``"""
     PARTNER_DEFENDS = "partner_defends"
     """Team play: nobody adds cards (or passes) against his own partner (S0, S2).
     ``{"seat", "defender"}``"""

@@ -176,6 +176,18 @@ class TeamRotation(StrEnum):
     INDIVIDUAL = "individual"
     """S2's «pairs»: play is normal (the next player still in), only nobody adds cards to an
     attack against his partner."""
+    TEAM_TURNS = "team_turns"
+    """S0's six-player example (item 9, teams A C E against B D F): «las rotaciones son para la
+    defensa y para los atacantes»: each team's turns go round its own members with cards,
+    clockwise. After a take the attacker's next team-mate with cards attacks the defender's
+    next team-mate with cards («el turno de atacante pasa al siguiente miembro del mismo
+    equipo atacante»; «F debe atacar a E, que es el jugador que D debiera haber atacado»);
+    after a successful defence the defender attacks, or, if he is out, his next team-mate
+    with cards («pasa el turno de atacante original al jugador del mismo equipo a su
+    izquierda»), and the attacker's next team-mate with cards defends («es el turno ahora de
+    que A ataque a F»); as with ``skip_partners``, this comes before
+    ``attacker_after_defender_out``. With nobody out it is ordinary play. For two teams (2v2,
+    3v3); once only one team is left, play goes on as usual."""
 
 
 class TeamEnd(StrEnum):
@@ -261,7 +273,10 @@ class Rules:
     throw_in_rights: ThrowInRights = ThrowInRights.ALL
     neighbours_only_from: int | None = None
     """With this many active players or more, only the defender's neighbours may throw in
-    (S3: 5; re-evaluated as players go out). ``None`` disables it."""
+    (S3: 5; re-evaluated as players go out). ``None`` disables it. It is a rule of individual
+    play: with ``teams`` it never applies (S0 offers it «cuando juegan cinco o seis jugadores
+    individualmente», S3 has no teams), so team-mates keep their throw-in rights; see
+    :attr:`neighbours_only_limit`."""
     throw_in_priority: ThrowInPriority = ThrowInPriority.ATTACKER_FIRST_RESET
     throw_in_timing: ThrowInTiming = ThrowInTiming.AFTER_ALL_BEATEN
     throw_in_after_take: bool = True
@@ -319,6 +334,11 @@ class Rules:
             raise RulesError("flash is a way to transfer: it needs transfer=True (S2)")
         if not 0 <= self.max_redeals <= 20:
             raise RulesError(f"max_redeals must be between 0 and 20, not {self.max_redeals}")
+        if self.team_rotation is TeamRotation.TEAM_TURNS and self.teams is Teams.TWO_V_TWO_V_TWO:
+            raise RulesError(
+                "team_rotation 'team_turns' is S0's rotation for two teams (2v2, 3v3), "
+                "not for three pairs"
+            )
         if self.teams is not Teams.NONE:
             size = TEAM_SIZES[self.teams]
             if not self.min_players <= size <= self.max_players:
@@ -336,6 +356,19 @@ class Rules:
                     "neighbours_only_from only modifies throw_in_rights='all' "
                     f"(it is {self.throw_in_rights.value!r})"
                 )
+
+    @property
+    def neighbours_only_limit(self) -> int | None:
+        """:attr:`neighbours_only_from` as it applies: None in team play, where S0 does not
+        offer the neighbours-only rule («cuando juegan cinco o seis jugadores
+        individualmente»).
+
+        >>> Rules.preset("wikihow_home").replace(teams="3v3").neighbours_only_limit is None
+        True
+        >>> Rules.preset("wikihow_home").neighbours_only_limit
+        5
+        """
+        return self.neighbours_only_from if self.teams is Teams.NONE else None
 
     @property
     def lowest_rank(self) -> Rank:
@@ -523,12 +556,14 @@ PRESETS: Final[dict[str, Preset]] = {
                 next_game_start=NextGameStart.LEFT_OF_DURAK,
             ),
             "wikiHow's home rules: the attacker adds until he passes, then the others; 5 cards in "
-            "the first bout with 4+ players; neighbours only with 5–6; the lowest trump may be "
-            "swapped for the turned-up trump; when everyone empties at once the previous durak "
-            "stays durak; a later game starts left of the previous durak.",
+            "the first bout with 4+ players; neighbours only with 5–6 playing individually (never "
+            "in team play); the lowest trump may be swapped for the turned-up trump; when "
+            "everyone empties at once the previous durak stays durak; a later game starts left "
+            "of the previous durak.",
             (
                 "S0 also plays with no swap or ace-only swap: replace(trump_swap=...).",
-                "S0's options: teams (replace(teams='2v2'), '3v3'; team_end), three losses "
+                "S0's options: teams (replace(teams='2v2'), '3v3'; team_end; S0's six-player "
+                "example's rotation: team_rotation='team_turns'), three losses "
                 "(match_scoring='three_losses'), the dealer's left leads "
                 "(first_attacker='left_of_dealer', next_game_start='durak_attacked_first'), "
                 "52 cards with 7 each for 5–6 players (deck_size=52, hand_size=7).",

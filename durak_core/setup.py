@@ -77,7 +77,7 @@ class Setup(Transitions):
             game._skip_partners = False
         else:
             game._team = team_of(rules.teams, players)
-            game._skip_partners = rules.team_rotation is TeamRotation.SKIP_PARTNERS
+            game._skip_partners = rules.team_rotation is not TeamRotation.INDIVIDUAL
         return game
 
     @classmethod
@@ -232,6 +232,7 @@ class Setup(Transitions):
         known: Mapping[int | str, Iterable[Card | str] | str] | None = None,
         flashed: Iterable[Card | str] | str = (),
         redeals: int = 0,
+        dealer: int | None = None,
         undo: bool = True,
         events: bool = True,
     ) -> Self:
@@ -246,8 +247,10 @@ class Setup(Transitions):
         in (in team play his next opponent), ``lead_attacker`` the attacker,
         ``defender_hand_at_start`` the cards the defender
         holds plus those he already beat, and ``low_trump_origin`` the seat holding the lowest
-        trump. Positions need not hold the whole deck, but every card must belong to it and
-        appear once. Raises :class:`PositionError` saying what is wrong.
+        trump. ``dealer`` is who dealt, if known: a new deal for a misdeal (C20) is dealt by him
+        again (without one, by the seat before the attacker). Positions need not hold the whole
+        deck, but every card must belong to it and appear once. Raises :class:`PositionError`
+        saying what is wrong.
         """
         rules = rules or Rules()
         if isinstance(hands, Position):
@@ -346,6 +349,7 @@ class Setup(Transitions):
             known=tuple(known_cards),
             flashed=frozenset(cards(flashed, "flashed")),
             redeals=redeals,
+            dealer=seat_or_none(dealer, "dealer"),
         )
         return cls._from_value(rules, position, undo, events)
 
@@ -452,6 +456,8 @@ def _check_position(rules: Rules, pos: Position) -> None:
         )
     if pos.attacker not in seats:
         raise PositionError(f"attacker must be a seat 0..{players - 1}, not {pos.attacker!r}")
+    if pos.dealer is not None and pos.dealer not in seats:
+        raise PositionError(f"dealer must be a seat 0..{players - 1} or None, not {pos.dealer!r}")
     if pos.attacker in out_set and not over:
         raise PositionError(f"the attacker (seat {pos.attacker}) is out")
     if pos.defender not in seats or (
@@ -462,7 +468,7 @@ def _check_position(rules: Rules, pos: Position) -> None:
     if (
         not over
         and team is not None
-        and rules.team_rotation is TeamRotation.SKIP_PARTNERS
+        and rules.team_rotation is not TeamRotation.INDIVIDUAL
         and team[pos.attacker] == team[pos.defender]
         and len(teams_in(team, [i not in out_set for i in seats])) > 1
     ):
@@ -532,7 +538,7 @@ def _default_defender(rules: Rules, attacker: int, active: list[bool]) -> int:
     """The attacker's next seat still in; in team play (S0) his next opponent still in while
     two teams are in."""
     team = team_of(rules.teams, len(active))
-    if team is not None and rules.team_rotation is TeamRotation.SKIP_PARTNERS:
+    if team is not None and rules.team_rotation is not TeamRotation.INDIVIDUAL:
         opponent = next_opponent(team, active, attacker)
         if opponent is not None:
             return opponent

@@ -40,6 +40,7 @@ from ._base import (
     SWAP,
     TAKE,
     TEAM_LOSES,
+    TEAM_TURNS,
     THROW,
     TRANSFER,
     NoEvents,
@@ -175,8 +176,8 @@ class Transitions(Generation):
         pool = [card for hand in s.hands for card in hand] + s.stock
         rng = random.Random(f"redeal {s.redeals + 1}: {' '.join(map(str, pool))}")
         rng.shuffle(pool)
-        dealer = self._origin.get("dealer")
-        if not isinstance(dealer, int):
+        dealer = self._dealer()
+        if dealer is None:
             dealer = (s.attacker - 1) % players
         events = self._events
         record = events.__class__ is not NoEvents
@@ -297,7 +298,21 @@ class Transitions(Generation):
                         detail = "durak"
                     events.append(new_event((EV_GAME_OVER, s.durak, NO_CARDS, None, 0, detail)))
                 return
-        if defended:
+        new_defender: int | None = None
+        if (
+            self._skip_partners
+            and self.rules.team_rotation is TEAM_TURNS
+            and not self._one_team_left()
+        ):
+            # S0's six-player example: each team's turns go round its own members with cards:
+            # a successful defender (or his next team-mate, if he is out) attacks the
+            # attacker's next team-mate; after a take the attacker's next team-mate attacks
+            # the defender's next team-mate
+            turn = self._cover(defender) if defended else self._next_mate(s.attacker)
+            new_defender = self._next_mate(s.attacker if defended else defender)
+            assert turn is not None and new_defender is not None  # two teams are still in
+            attacker = turn
+        elif defended:
             if s.active[defender]:
                 attacker = defender
             elif self._skip_partners and (cover := self._cover(defender)) is not None:
@@ -314,9 +329,12 @@ class Transitions(Generation):
         else:
             attacker = self._next_active(defender)
         s.attacker = s.lead_attacker = attacker
-        s.defender = (
-            self._defender_for(attacker) if self._skip_partners else self._next_active(attacker)
-        )
+        if new_defender is not None:
+            s.defender = new_defender
+        else:
+            s.defender = (
+                self._defender_for(attacker) if self._skip_partners else self._next_active(attacker)
+            )
         s.defender_hand_at_start = len(s.hands[s.defender])
         s.phase = PHASE_LEAD
         s.passed = [False] * players

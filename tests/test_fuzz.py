@@ -60,6 +60,13 @@ def _configs() -> dict[str, Rules]:
     configs["wikipedia+misdeal_on_request"] = PRESETS["wikipedia"].rules.replace(
         misdeal="four_of_a_suit", misdeal_mode="on_request", max_redeals=1
     )
+    # issue 17: «pairs» with transfers (no transfer onto one's partner, S2) and S0's team turns
+    configs["wikipedia+pairs+transfer"] = PRESETS["wikipedia"].rules.replace(
+        teams="2v2", team_rotation="individual", transfer=True, flash=True
+    )
+    configs["wikihow_home+3v3+team_turns"] = PRESETS["wikihow_home"].rules.replace(
+        teams="3v3", team_rotation="team_turns"
+    )
     configs["wikihow_home+52x7"] = PRESETS["wikihow_home"].rules.replace(
         deck_size=52, hand_size=7, min_players=5
     )
@@ -366,6 +373,19 @@ def _partner_defends() -> Reason:
     return _refusal(game, "3:+8S")
 
 
+def _transfer_to_partner() -> Reason:
+    # S2 «pairs» with transfers, seat 2 out: seat 1's next player is his partner, seat 3.
+    game = Game.from_position(
+        Rules(teams="2v2", team_rotation="individual", transfer=True),
+        ["10D 8D", "9C QH", "", "JH QS"],
+        trump="S",
+        out=[2],
+        discard="6S",
+        table=[("9H", None)],
+    )
+    return _refusal(game, "1:>9C")
+
+
 def _flash_disabled() -> Reason:
     game = Game.from_position(
         Rules(transfer=True), ["8H 9D", "8S QH KH", "7D 7S"], trump="S", table=[("8C", None)]
@@ -431,6 +451,7 @@ def _redeal_cap() -> Reason:
 
 TARGETED: dict[Reason, Callable[[], Reason]] = {
     Reason.PARTNER_DEFENDS: _partner_defends,
+    Reason.TRANSFER_TO_PARTNER: _transfer_to_partner,
     Reason.FLASH_DISABLED: _flash_disabled,
     Reason.FLASH_NOT_TRUMP: _flash_not_trump,
     Reason.FLASH_ALREADY_SHOWN: _flash_already_shown,

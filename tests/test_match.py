@@ -517,3 +517,51 @@ if __name__ == "__main__":  # regenerate the fixtures
     for name in FIXTURES:
         text = json.dumps(make_fixture(name), ensure_ascii=False, indent=1)
         (MATCHES / name).write_text(text + "\n", encoding="utf-8")
+
+
+# ---------------------------------------------------------------- issue 17: the last card
+
+
+def test_epaulette_is_the_last_card_played_not_any_six_of_the_bout_S2() -> None:
+    """S2 item 77: «Si la tarjeta última jugada por un atacante es un "6" ... y el defensor
+    pierde»: the six must be the *last* card the attack played. Here the 6♣ was followed
+    by the 7♦, so the durak wears no epaulette (the engine used to give one)."""
+    res = game_result(epaulette_game("6C 7D", "7C 8H 9H", ["0:6C", "1:7C/6C", "0:+7D", "1:take"]))
+    assert res.durak == 1 and res.final_attack == tuple(cards("6C 7D"))
+    assert res.epaulettes == 0 and res.epaulettes_of(Rank.SEVEN) == 1
+    # the other way round the last card is the six (the trump 6♠ put sixes on the table)
+    res = game_result(epaulette_game("7D 6D", "6S 8H 9H", ["0:7D", "1:6S/7D", "0:+6D", "1:take"]))
+    assert res.final_attack == tuple(cards("7D 6D")) and res.epaulettes == 1
+
+
+def test_two_epaulettes_need_the_last_two_cards_to_be_sixes_S2() -> None:
+    """S2 item 77: «Si el atacante juega el "dos 6" el es, éste significa ... "epaulettes en
+    ambos shoulders"»: two sixes as the attack's last two cards; a six earlier in the bout,
+    before another rank, does not count."""
+    res = game_result(
+        epaulette_game("6C 7D 6D", "7C 8H 9H", ["0:6C", "1:7C/6C", "0:+7D", "1:take", "0:+6D"])
+    )
+    assert res.final_attack == tuple(cards("6C 7D 6D")) and res.epaulettes == 1
+    res = game_result(epaulette_game("6C 6D", "7C 8H 9H", ["0:6C", "1:7C/6C", "0:+6D", "1:take"]))
+    assert res.epaulettes == 2
+
+
+def test_a_transfer_card_joins_the_attack_for_the_epaulettes_S2() -> None:
+    """S2: the transfer card is added to the attack («agrega esta tarjeta a las tarjetas que
+    atacan»), so it counts as played by an attacker: seat 0 leads the 6♣, seat 1 passes the
+    attack on with the 6♥ and seat 2 takes both: two sixes last, two epaulettes."""
+    game = Game.from_position(Rules(transfer=True), ["6C", "6H", "7H 8C"], trump="D")
+    for move in ["0:6C", "1:>6H", "2:take"]:
+        game.play(move)
+    res = game_result(game)
+    assert res.durak == 2 and res.final_attack == tuple(cards("6C 6H"))
+    assert res.epaulettes == 2
+
+
+def test_the_ladder_counts_the_last_card_played_S2() -> None:
+    """S2 item 78 on top of item 77: on the ladder the rank needed must be the last attack
+    card's rank; the same rank earlier in the attack climbs nothing."""
+    rules = Rules(match_scoring="epaulette_ladder")
+    score = score_match(rules, 2, [result(1, 1, "6C 7D"), result(2, 1, "7C 6D")])
+    assert score.ladder == ((Rank.SIX, 0), (Rank.SIX, 1))
+    assert score.standings[1].next_rank is Rank.SEVEN

@@ -216,3 +216,45 @@ def test_old_short_dicts_still_load() -> None:
     position = Position.from_dict(old)
     assert position.known[1] == frozenset(cards("QD"))
     assert position.turnup_in_stock and position.stock == (Card.parse("6H"),)
+
+
+def test_a_redeal_from_a_rebuilt_position_is_dealt_by_the_same_dealer_s2_item66_s3() -> None:
+    """S2 item 66: on a misdeal «La cubierta está mezclada, cada jugador recibe seis nuevas
+    tarjetas», dealt as every deal is, «de una en una desde la izquierda de un repartidor»
+    (S3): so the position carries the dealer, and ``0:redeal`` on a game rebuilt from it (as
+    a value or as JSON) deals exactly like the original game (issue 17)."""
+    rules = Rules(misdeal="four_of_a_suit", misdeal_mode="on_request")
+    game = Game.deal(rules, 3, seed=3)
+    redeal = Action.parse("0:redeal")
+    assert game.is_legal(redeal)
+    position = game.position()
+    assert position.dealer == game.origin["dealer"] == 1
+    assert position.to_dict()["dealer"] == 1
+    rebuilt = [
+        Game.from_position(rules, position),
+        Game.from_position(rules, Position.from_dict(json.loads(json.dumps(position.to_dict())))),
+    ]
+    mark = [g.event_count for g in rebuilt]
+    start = game.event_count
+    game.play(redeal)
+    for again, n in zip(rebuilt, mark, strict=True):
+        again.play(redeal)
+        assert again.state == game.state
+        assert again.events[n:] == game.events[start:]
+        assert again.position() == game.position()
+    # a set-up with no dealer keeps the old behaviour: the seat before the attacker deals
+    bare = Game.from_position(rules, **(position.to_dict() | {"dealer": None}))
+    assert bare.position().dealer is None
+    bare.play(redeal)
+    deal = [e for e in bare.events if e.kind.value == "deal"][-1]
+    assert deal.seat == (position.attacker - 1) % 3  # the new deal's dealer
+
+
+def test_a_position_without_a_dealer_still_loads() -> None:
+    """Positions written before the dealer was recorded (records, lessons) load with none."""
+    rules = Rules(misdeal="four_of_a_suit", misdeal_mode="on_request")
+    data = Game.deal(rules, 3, seed=3).position().to_dict()
+    del data["dealer"]
+    assert Position.from_dict(data, rules).dealer is None
+    with pytest.raises(PositionError, match="dealer"):
+        Game.from_position(rules, **{**data, "dealer": 5})

@@ -10,6 +10,7 @@ import pytest
 
 from durak_core import (
     Action,
+    Card,
     Game,
     PositionError,
     Reason,
@@ -164,3 +165,196 @@ def test_random_team_games_never_pit_partners_while_two_teams_play(
             assert losers == {i for i in range(players) if team[i] == team[game.outcome.durak]}
         else:
             assert game.outcome.losers in ((), (game.outcome.durak,))
+
+
+# ------------------------------------------------- issue 17: the rule edges of team play
+
+SIX = ["8C 9H", "10C JD QD", "8H KC", "8D KD", "8S KH", "9D QC"]
+
+
+def test_wikihow_neighbours_only_is_a_rule_of_individual_play_3v3_s0_item44() -> None:
+    """S0: «Como regla opcional cuando juegan cinco o seis jugadores individualmente, se puede
+    imponer que solo los jugadores a cada lado del defensor pueden atacar». The
+    ``wikihow_home`` preset's ``neighbours_only_from=5`` is that rule, so with teams it does
+    not apply: seat 4, a 3v3 team-mate of the attacker (seat 0), may add once the players
+    before him have passed (S0's «until pass» order), and no refusal names the neighbours."""
+    rules = Rules.preset("wikihow_home").replace(teams="3v3")
+    assert rules.neighbours_only_from == 5 and rules.neighbours_only_limit is None
+    game = Game.from_position(rules, SIX, trump="S")
+    play(game, "0:8C 1:10C/8C")
+    refuse(game, "4:+8S", Reason.NOT_YOUR_PRIORITY, seat=4, priority=0)
+    play(game, "0:pass")
+    refuse(game, "4:+8S", Reason.NOT_YOUR_PRIORITY, seat=4, priority=2)
+    refuse(game, "3:+8D", Reason.PARTNER_DEFENDS, seat=3, defender=1)
+    play(game, "2:pass")
+    assert game.throw_in_turn() == [4]
+    play(game, "4:+8S")
+    assert game.table[-1] == (Card.parse("8S"), None)
+    # The same six playing individually: only the defender's neighbours (0 and 2) add.
+    alone = Game.from_position(Rules.preset("wikihow_home"), SIX, trump="S")
+    play(alone, "0:8C 1:10C/8C 0:pass")
+    refuse(alone, "4:+8S", Reason.NOT_A_NEIGHBOUR, seat=4, neighbours=[0, 2], active=6)
+
+
+def test_wikihow_neighbours_only_is_a_rule_of_individual_play_2v2v2_s0_item44() -> None:
+    """S0: «cuando juegan cinco o seis jugadores individualmente»: with three pairs (0+3, 1+4,
+    2+5) the attacker's partner (seat 3) and the third pair (seat 5) add like seat 2; only the
+    defender's partner (seat 4) may not."""
+    rules = Rules.preset("wikihow_home").replace(teams="2v2v2")
+    game = Game.from_position(rules, SIX, trump="S")
+    play(game, "0:8C 1:10C/8C 0:pass 2:pass")
+    assert game.throw_in_turn() == [3]
+    refuse(game, "4:+8S", Reason.PARTNER_DEFENDS, seat=4, defender=1)
+    play(game, "3:+8D")
+    assert game.table[-1] == (Card.parse("8D"), None)
+
+
+def test_dame_karty_neighbours_rule_is_not_switched_off_by_teams_alone_s3() -> None:
+    """S3 has no teams («sin ... equipos»): ``neighbours_only_from`` keeps its meaning there;
+    the explicit ``throw_in_rights='neighbours'`` still holds in team play."""
+    assert Rules.preset("dame_karty").neighbours_only_limit == 5
+    rules = Rules(throw_in_rights="neighbours", teams="3v3")
+    game = Game.from_position(rules, SIX, trump="S")
+    play(game, "0:8C 1:10C/8C 0:pass")
+    refuse(game, "4:+8S", Reason.NOT_A_NEIGHBOUR, seat=4, neighbours=[0, 2], active=None)
+
+
+PAIRS_TRANSFER = Rules(teams="2v2", team_rotation="individual", transfer=True)
+
+
+def test_pairs_no_transfer_onto_ones_own_partner_s2_item11_item58() -> None:
+    """S2: a transfer adds a card to the attack («Para pasar encendido el ataque, él agrega
+    esta tarjeta a las tarjetas que atacan»), and in «Pairs» «un jugador no puede agregar a un
+    ataque contra su socio». 2v2, seat 2 out: seat 0 attacks seat 1, whose next player is
+    his own partner, seat 3; passing the attack on to him is refused."""
+    game = Game.from_position(
+        PAIRS_TRANSFER, ["9H 8D", "9C QH", "", "JH QS"], trump="S", out=[2], discard="6S"
+    )
+    play(game, "0:9H")
+    refuse(game, "1:>9C", Reason.TRANSFER_TO_PARTNER, seat=1, next_defender=3)
+    assert all(a.kind.value != "transfer" for a in game.legal_actions())
+    play(game, "1:take")
+    # With all four in, the next player is an opponent: the transfer stands.
+    full = Game.from_position(PAIRS_TRANSFER, ["9H 8D", "9C QH", "JD 7C", "JH QS"], trump="S")
+    play(full, "0:9H 1:>9C")
+    assert (full.attacker, full.defender) == (1, 2)
+
+
+def test_pairs_no_flash_onto_ones_own_partner_s2_item11() -> None:
+    """S2's Flash «La idea es similar al "perevodnoy"»: showing the trump passes the attack on
+    just the same, making the defender the attacker of his partner: refused too."""
+    rules = PAIRS_TRANSFER.replace(flash=True)
+    game = Game.from_position(
+        rules, ["9H 8D", "9S QH", "", "JH QS"], trump="S", out=[2], discard="6S"
+    )
+    play(game, "0:9H")
+    refuse(game, "1:!9S", Reason.TRANSFER_TO_PARTNER, seat=1, next_defender=3)
+    refuse(game, "1:>9S", Reason.TRANSFER_TO_PARTNER, seat=1, next_defender=3)
+
+
+def test_pairs_transfer_between_partners_once_only_one_team_is_left_s0_item10_i() -> None:
+    """Once only one team holds cards (``team_end='single_loser'``), partners play each
+    other (S0 item 10 (i)): a transfer to one's partner is then an ordinary transfer."""
+    rules = PAIRS_TRANSFER.replace(team_end="single_loser")
+    game = Game.from_position(
+        rules, ["", "9C QH", "", "9H JH QS"], trump="S", out=[0, 2], attacker=3, defender=1
+    )
+    play(game, "3:9H 1:>9C")
+    assert (game.attacker, game.defender) == (1, 3)
+
+
+# S0's six-player example (item 9): teams of three, black A C E against yellow B D F, seated
+# clockwise A B C D E F (seats 0-5). B beats A's attack with his last card and goes out.
+S0_EXAMPLE = ["7H 7D 10H KC", "8H", "QC", "9C 6D AC", "QD", "JC JH AD"]
+S0_BOUTS = [
+    # (attacker, defender) S0 names, the moves of that bout
+    ("AB", "0:7H 1:8H/7H"),  # (1) B repels A and goes out
+    ("DC", "3:9C 2:take"),  # (2) «D debe cubrir ese ataque y atacar a C»; (3) C takes
+    ("FE", "5:JC 4:take"),  # «ahora F debe atacar a E»; (4) E takes
+    ("DA", "3:6D 0:7D/6D"),  # «ese turno ahora es de D, ... debe atacar a A»; (5) A repels
+    ("AF", "0:10H"),  # «es el turno ahora de que A ataque a F»
+]
+
+
+def _finish_bout(game: Game) -> None:
+    """Everybody but the defender passes until the bout ends."""
+    while game.state.phase.value == "bout":
+        game.play(Action.pass_(next(s for s in game.acting_seats() if s != game.defender)))
+
+
+def _s0_example(rotation: str) -> Game:
+    rules = Rules.preset("wikihow_home").replace(teams="3v3", team_rotation=rotation)
+    return Game.from_position(rules, S0_EXAMPLE, trump="S")
+
+
+@pytest.mark.parametrize(("ending", "after"), [("5:JH/10H", "FC"), ("5:take", "CD")])
+def test_s0_six_player_team_turns_follow_the_worked_example_s0_item9(
+    ending: str, after: str
+) -> None:
+    """S0 item 9: «las rotaciones son para la defensa y para los atacantes cuando se juega por
+    equipos»; «los dos jugadores del ataque se turnarán para cubrir el ataque del jugador que
+    les falta». ``team_rotation='team_turns'`` plays the example bout by bout, and both of
+    its endings: (i) «que F consiga repeler todos los ataques ... es el turno ahora de que F
+    ataque a C»; (ii) «F no tenga éxito ... y este es C, que debe atacar a D»."""
+    game = _s0_example("team_turns")
+    names = "ABCDEF"
+    for (attacker, defender), moves in S0_BOUTS:
+        assert (names[game.attacker], names[game.defender]) == (attacker, defender)
+        play(game, moves)
+        if attacker == "A" and defender == "F":
+            play(game, ending)
+        _finish_bout(game)
+    assert names[game.attacker] + names[game.defender] == after
+    assert game.state.out_order == [1]
+
+
+def test_engine_default_team_rotation_on_s0s_example_c23() -> None:
+    """The default ``skip_partners`` (rules-research C23's generic rule) is not S0's
+    example: after B goes out, D covers B's turn but attacks his own next opponent, E,
+    where S0 has him attack C («si B tuviera cartas, este, atacaría a C»)."""
+    game = _s0_example("skip_partners")
+    play(game, "0:7H 1:8H/7H")
+    assert (game.attacker, game.defender) == (3, 4)
+
+
+def test_team_turns_is_ordinary_play_while_nobody_is_out_s0_item56() -> None:
+    """S0 item 56: «Seis jugadores por equipos o individual: las reglas son las mismas»: with
+    everybody in, a take passes the attack to the defender's left and a successful defence
+    makes the defender attack his left."""
+    for teams, hands in (("3v3", SIX), ("2v2", SIX[:4])):
+        rules = Rules(teams=teams, team_rotation="team_turns")
+        took = Game.from_position(rules, hands, trump="S")
+        play(took, "0:8C 1:take")
+        _finish_bout(took)
+        assert (took.attacker, took.defender) == (2, 3)
+        beat = Game.from_position(rules, hands, trump="S")
+        play(beat, "0:8C 1:10C/8C")
+        _finish_bout(beat)
+        assert (beat.attacker, beat.defender) == (1, 2)
+
+
+def test_team_turns_is_for_two_teams_s0_item9() -> None:
+    with pytest.raises(RulesError, match="team_turns"):
+        Rules(teams="2v2v2", team_rotation="team_turns")
+
+
+@pytest.mark.parametrize(("teams", "players"), [("2v2", 4), ("3v3", 6)])
+def test_random_team_turns_games_never_pit_partners_s0_item9(teams: str, players: int) -> None:
+    import random
+
+    rules = Rules.preset("wikihow_home").replace(
+        teams=teams, team_rotation="team_turns", deck_size=52 if players == 6 else 36
+    )
+    team = team_of(rules.teams, players)
+    assert team is not None
+    for seed in range(10):
+        game = Game.deal(rules, players, seed=seed)
+        rng = random.Random(seed)
+        while game.outcome is None:
+            s = game.state
+            if len({team[i] for i in range(players) if s.active[i]}) > 1:
+                assert team[s.attacker] != team[s.defender]
+                assert s.active[s.attacker] and s.active[s.defender]
+            again = Game.from_position(rules, game.position())
+            assert again.state == game.state
+            game.play(rng.choice(list(game.legal_actions())))
