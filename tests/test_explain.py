@@ -128,6 +128,9 @@ REFUSALS: dict[Reason, IllegalAction] = {
         Reason.TRANSFER_NO_ROOM, a("1:>8H"), next_defender=2, next_hand=1, needed=2, base_cap=6
     ),
     Reason.PARTNER_DEFENDS: IllegalAction(Reason.PARTNER_DEFENDS, a("1:+10H"), seat=1, defender=3),
+    Reason.TRANSFER_TO_PARTNER: IllegalAction(
+        Reason.TRANSFER_TO_PARTNER, a("1:>9C"), seat=1, next_defender=3
+    ),
     Reason.FLASH_DISABLED: IllegalAction(Reason.FLASH_DISABLED, a("1:!8H")),
     Reason.FLASH_NOT_TRUMP: IllegalAction(
         Reason.FLASH_NOT_TRUMP, a("1:!8C"), card=c("8C"), trump=Suit.HEARTS
@@ -225,6 +228,7 @@ REFUSAL_VARIANTS: list[IllegalAction] = [
     IllegalAction(Reason.SWAP_WINDOW_CLOSED, a("1:swap"), seat=1, card=c("6H"), turnup=c("6H")),
     IllegalAction(Reason.NOT_DEFENDER, a("1:!8H"), seat=1, defender=2),
     IllegalAction(Reason.PARTNER_DEFENDS, a("1:pass"), seat=1, defender=2),
+    IllegalAction(Reason.TRANSFER_TO_PARTNER, a("0:>9C"), seat=0, next_defender=2),
     IllegalAction(
         Reason.FLASH_ALREADY_SHOWN, a("1:!8H"), card=c("8H"), reuse=FlashReuse.ONCE_PER_BOUT
     ),
@@ -485,7 +489,7 @@ def test_cap_of_six_and_the_first_bout_cap() -> None:
     assert "5 атакующих карт" in _say(refusal, "ru", game=game)
     assert "hasta que se mate una ronda por primera vez" in _say(refusal, "es", game=game)
     # without the rules, the wording stays true but vaguer
-    assert "пока что в ходу может быть не больше 5" in _say(refusal, "ru")
+    assert "пока что в одном ходу может быть не больше 5" in _say(refusal, "ru")
 
 
 @pytest.mark.parametrize(

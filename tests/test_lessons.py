@@ -335,14 +335,14 @@ def test_lesson_3_follows_s4_example_1_with_the_seven_of_diamonds() -> None:
         "1:7D/JS",
     ]
     says = " ".join(step.say for step in lesson.steps)
-    assert "4♦" in says and "common mistake in published examples" in says
+    assert "4♦" in says and "a slip in the example" in says
 
 
 def test_lesson_4_shows_s4_example_2_as_a_common_mistake() -> None:
     lesson = _by_id("hand-cap")
     question = next(s for s in lesson.steps if s.kind == "question")
     wrong = [c for c in question.choices if not c.correct]
-    assert any("common mistake in published examples" in c.explain for c in wrong)
+    assert any("Durak Live's conclusion, and it is a slip" in c.explain for c in wrong)
     assert any(s.kind == "compare" and s.preset == "durak_live_todos" for s in lesson.steps)
 
 

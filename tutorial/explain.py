@@ -562,6 +562,25 @@ def _transfer_no_room(sp: _Speaker, r: IllegalAction) -> str:
     )
 
 
+@_reason(Reason.TRANSFER_TO_PARTNER)
+def _transfer_to_partner(sp: _Speaker, r: IllegalAction) -> str:
+    tr = sp.tr
+    seat, partner = _actor(r), _p(r, "next_defender")
+    if sp.is_you(seat):
+        return tr.gettext(
+            "You can't pass the attack on to {partner}: {partner} is on your team, and passing "
+            "it on adds your card to the attack, which team-mates never do to each other. Beat "
+            "the cards or take them.",
+            partner=sp.name(partner),
+        )
+    return tr.gettext(
+        "{player} can't pass the attack on to {partner}: they are on the same team, and "
+        "passing it on adds a card to the attack, which team-mates never do to each other.",
+        player=sp.name(seat),
+        partner=sp.name(partner),
+    )
+
+
 @_reason(Reason.PARTNER_DEFENDS)
 def _partner_defends(sp: _Speaker, r: IllegalAction) -> str:
     tr = sp.tr

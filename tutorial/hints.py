@@ -332,24 +332,26 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
         n = _int(p, "discarded")
         if _int(p, "in_hand") == 0 and _int(p, "on_table") == 0:
             return tr.ngettext(
-                "Nobody can add a {rank} after it: the other {n} is already in the discard pile.",
-                "Nobody can add a {rank} after it: the other {n} are already in the discard pile.",
+                "Nobody can add another {rank} after it: the other {n} is already in the "
+                "discard pile.",
+                "Nobody can add another {rank} after it: the other {n} are already in the "
+                "discard pile.",
                 n,
                 rank=rank,
             )
         return tr.ngettext(
-            "Nobody can add a {rank} after it: {n} is in the discard pile, and the others are "
-            "on the table or in your hand.",
-            "Nobody can add a {rank} after it: {n} are in the discard pile, and the others are "
-            "on the table or in your hand.",
+            "Nobody can add another {rank} after it: {n} is in the discard pile, and the others "
+            "are on the table or in your hand.",
+            "Nobody can add another {rank} after it: {n} are in the discard pile, and the others "
+            "are on the table or in your hand.",
             n,
             rank=rank,
         )
     if code is FactCode.PAIR:
         more = _int(p, "n") - 1
         return tr.ngettext(
-            "You hold {n} more card of rank {rank}: once this one is beaten, you can add it too.",
-            "You hold {n} more of rank {rank}: once this one is beaten, you can add them too.",
+            "You hold {n} more card of rank {rank}: you can add it to this bout too.",
+            "You hold {n} more of rank {rank}: you can add them to this bout too.",
             more,
             rank=rank_symbol(_rank_param(p), tr),
         )
@@ -383,9 +385,9 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
     # end; {best} and {second} count out of 10; {other} is a move, e.g. "taking the cards".
     return tr.ngettext(
         "In {n} deal of the hidden cards, played out to the end, this move kept you from being "
-        "the durak about {best} times in 10, and {other} about {second} in 10.",
+        "the durak in about {best} of every 10, and {other} in about {second} of every 10.",
         "In {n} deals of the hidden cards, played out to the end, this move kept you from being "
-        "the durak about {best} times in 10, and {other} about {second} in 10.",
+        "the durak in about {best} of every 10, and {other} in about {second} of every 10.",
         _int(p, "samples"),
         best=_int(p, "best"),
         second=_int(p, "second"),

@@ -253,7 +253,7 @@ def result_view(
     if you in order:
         place = order.index(you) + 1
         text = (
-            tr.gettext("You won: you got rid of your cards first.")
+            tr.gettext("You are safe: you went out first.")
             if len(players) == 2 or place == 1
             else tr.gettext(
                 "You are safe: you went out in place {place} of {players}.",

@@ -6,7 +6,7 @@ so that a comparison can say *which* rule makes two rule sets part ways::
 
     >>> from tutorial.i18n import translator
     >>> option_text("throw_in_after_take", False, translator("en"))
-    'Adding cards after a take: not allowed, the take ends the bout at once.'
+    'Adding cards after a take: not allowed: the take ends the bout at once.'
     >>> option_text("throw_in_rights", "all", translator("ru"))
     'Кто может подкидывать: все, кроме отбивающегося.'
 
@@ -115,9 +115,9 @@ def option_name(name: str, tr: Gettext) -> str:
         # TRANSLATORS: "Flash" is Wikipedia's name for this way of transferring.
         "flash": lambda: tr.gettext("Transferring by showing a trump (“Flash”)"),
         "flash_reuse": lambda: tr.gettext("Showing the same trump again"),
-        "misdeal": lambda: tr.gettext("Redeal"),
-        "misdeal_mode": lambda: tr.gettext("Who decides on a redeal"),
-        "max_redeals": lambda: tr.gettext("Limit on redeals"),
+        "misdeal": lambda: tr.gettext("Misdeal"),
+        "misdeal_mode": lambda: tr.gettext("Who asks for a new deal"),
+        "max_redeals": lambda: tr.gettext("Limit on new deals"),
         "next_game_start": lambda: tr.gettext("Who starts the next game"),
         "match_scoring": lambda: tr.gettext("Who loses a match of several games"),
     }
@@ -167,7 +167,7 @@ def option_value(
                 _number(value),
             )
         case "neighbours_only_from":
-            return _neighbours_only_from(value, tr, players)
+            return _neighbours_only_from(value, tr, players, teams=rules.teams is not Teams.NONE)
         case "max_redeals":
             return _max_redeals(_number(value), tr)
         case "throw_in_after_take" | "transfer" | "allow_draw" | "flash":
@@ -250,7 +250,7 @@ def _deck(size: int, tr: Gettext) -> str:
     return decks[size]()
 
 
-def _neighbours_only_from(value: object, tr: Gettext, players: int | None) -> str:
+def _neighbours_only_from(value: object, tr: Gettext, players: int | None, *, teams: bool) -> str:
     if value is None:
         return tr.gettext("everyone entitled may add, however many play")
     n = _number(value)
@@ -259,6 +259,9 @@ def _neighbours_only_from(value: object, tr: Gettext, players: int | None) -> st
         "with {n} players or more still in the game, only the defender's two neighbours add",
         n,
     )
+    if teams:
+        # TRANSLATORS: after the rule above; S0 offers it only when everyone plays alone.
+        return tr.gettext("{rule}, but only when everyone plays alone: not in team play", rule=text)
     if players is not None and players < n:
         # TRANSLATORS: after a rule that needs more players than this table has.
         return tr.ngettext(
@@ -306,10 +309,10 @@ def _first_bout_cap(value: FirstBoutCap, tr: Gettext, rules: Rules, players: int
 
 def _max_redeals(n: int, tr: Gettext) -> str:
     if n == 0:
-        return tr.gettext("no redeal at all: the first deal always stands")
+        return tr.gettext("no new deal at all: the first deal always stands")
     return tr.ngettext(
-        "at most {n} redeal in a row; after that, the deal stands as it is",
-        "at most {n} redeals in a row; after that, the deal stands as it is",
+        "at most {n} new deal in a row; after that, the deal stands as it is",
+        "at most {n} new deals in a row; after that, the deal stands as it is",
         n,
     )
 
@@ -321,7 +324,7 @@ def _switch(name: str, on: bool, tr: Gettext) -> str:
                 "allowed: when the defender decides to take, the others may still add cards "
                 "before the pick-up"
             )
-        return tr.gettext("not allowed, the take ends the bout at once")
+        return tr.gettext("not allowed: the take ends the bout at once")
     if name == "transfer":
         if on:
             return tr.gettext(
@@ -332,8 +335,8 @@ def _switch(name: str, on: bool, tr: Gettext) -> str:
     if name == "flash":
         if on:
             return tr.gettext(
-                "allowed: instead of playing it, the defender may pass the attack on by just "
-                "showing a trump of the same rank"
+                "allowed: the defender may pass the attack on by just showing a trump of the same "
+                "rank instead of laying it down"
             )
         return tr.gettext("not played: to pass the attack on, the defender lays the card down")
     if on:
@@ -421,6 +424,11 @@ _CHOICES: Final[dict[tuple[type[StrEnum], StrEnum], Callable[[Gettext], str]]] =
         "in pairs: play goes round as usual, to the next player still in the game; only, "
         "nobody adds cards against their own partner"
     ),
+    (TeamRotation, TeamRotation.TEAM_TURNS): lambda tr: tr.gettext(
+        "each team takes its turns in order round its own players with cards: after a take, "
+        "the attacker's next team-mate attacks the defender's next team-mate; after a "
+        "defence, the defender attacks the attacker's next team-mate"
+    ),
     (TeamEnd, TeamEnd.TEAM_LOSES): lambda tr: tr.gettext(
         "as soon as only one team still holds cards, that whole team loses"
     ),
@@ -446,10 +454,10 @@ _CHOICES: Final[dict[tuple[type[StrEnum], StrEnum], Callable[[Gettext], str]]] =
         "the cards are dealt again"
     ),
     (MisdealMode, MisdealMode.MANDATORY): lambda tr: tr.gettext(
-        "nobody decides: the cards are dealt again at once"
+        "nobody needs to: the cards are dealt again at once"
     ),
     (MisdealMode, MisdealMode.ON_REQUEST): lambda tr: tr.gettext(
-        "the player with such a hand may ask for a redeal before the first card is played"
+        "the player with such a hand may ask for a new deal before the first card is played"
     ),
     (NextGameStart, NextGameStart.LOWEST_TRUMP): lambda tr: tr.gettext(
         "as in the first game: whoever holds the lowest trump"
@@ -469,6 +477,6 @@ _CHOICES: Final[dict[tuple[type[StrEnum], StrEnum], Callable[[Gettext], str]]] =
     (MatchScoring, MatchScoring.EPAULETTE_LADDER): lambda tr: tr.gettext(
         "epaulettes: a durak finished off with a six gets an epaulette; to score again, the "
         "others must finish that player off with a seven, then an eight, and so on up to the "
-        "ace, whose epaulette loses the match"
+        "ace; here, whoever gets the ace epaulette has lost the match"
     ),
 }

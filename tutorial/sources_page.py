@@ -164,15 +164,16 @@ _SOURCES: Final = (
         ),
         N_(
             "The widest view of the whole family of games: perevodnoy, “Flash”, playing in "
-            "pairs, the “epaulettes”, and dealing again when a hand is too one-sided. It is "
-            "the only source in which anyone may add cards at any moment, even while cards "
-            "are still unbeaten, and it applies the limit of six to the unbeaten cards only."
+            "pairs, the “epaulettes”, and the misdeal, a new deal when a hand is too one-sided. "
+            "It is the only source in which anyone may add cards at any moment, even while "
+            "cards are still unbeaten, and it applies the limit of six to the unbeaten cards "
+            "only."
         ),
         N_(
             "Read it with care: the machine translation mangles words. It says “{game}” (game) "
             "where the original means suit, and “{right}” (to the right) where it means "
-            "clockwise; play goes to the left in every source. Its rule for dealing again (a hand "
-            "all red, all black, or with four cards of one suit) would throw away between a "
+            "clockwise; play goes to the left in every source. Its misdeal rule (a new deal for a "
+            "hand all red, all black, or with four cards of one suit) would throw away between a "
             "fifth and almost half of all deals, depending on the number of players; other "
             "sources say five cards of one suit."
         ),
