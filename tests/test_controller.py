@@ -586,9 +586,10 @@ def test_flash_is_a_button_for_a_held_trump_and_a_wrong_one_is_explained() -> No
     assert c.selected is not None and _buttons(c) == {"take": True, "flash": False}
     c.click({"type": "action", "id": "flash"})
     view = table_view(c)
-    assert view["message"] is not None and view["message"]["kind"] == "error"
+    # the button is greyed out: the click is explained, neutrally, and is no mistake (N13)
+    assert view["message"] is not None and view["message"]["kind"] == "info"
     assert view["message"]["text"].startswith("Only a card of the attack's rank (9)")
-    assert c.mistakes == 1 and len(c.game.history) == 0
+    assert c.mistakes == 0 and len(c.game.history) == 0
     # 9♠, a trump: shown, kept, and Bruno defends
     c.click(card("hand", "9S"))  # type: ignore[arg-type]
     assert _buttons(c)["flash"] is True
@@ -649,7 +650,8 @@ def test_asking_for_a_new_deal_with_a_good_hand_is_explained() -> None:
     assert _buttons(c)["redeal"] is False  # shown, so that a click says why not
     c.click({"type": "action", "id": "redeal"})
     message = table_view(c)["message"]
-    assert message is not None and message["kind"] == "error"
+    # the button is greyed out: explained, neutrally, and no mistake (N13)
+    assert message is not None and message["kind"] == "info" and c.mistakes == 0
     assert message["text"].startswith("No puedes pedir otro reparto: tu mano se puede jugar")
     assert "cuatro cartas o más del mismo palo" in message["text"]
 

@@ -341,9 +341,17 @@ def test_the_log_shows_the_learners_refusals(loop: FakeLoop) -> None:
     app = paced_game(21)
     c = app.controller
     run_computer(loop, c)
-    # the Take or the Done button, whichever the rules refuse now
+    # the Take or the Done button, whichever the rules refuse now: it is greyed out, so its
+    # click is explained neutrally and is no try for the log (N13)
     wrong = next(a for a in (Action.take(c.you), Action.pass_(c.you)) if not c.game.is_legal(a))
+    before = list(app.free_play.panel.log.view["lines"])
     click(app, {"type": "action", "id": wrong.kind.value})  # type: ignore[typeddict-item]
+    assert app.free_play.panel.log.view["lines"] == before
+    message = table_view(c)["message"]
+    assert message is not None and message["kind"] == "info" and message["text"]
+    # a move the rules refuse (a card click, here played straight in) is logged as a try
+    c._try(wrong)
+    c._changed()
     lines = app.free_play.panel.log.view["lines"]
     assert lines[-1]["kind"] == "refused" and lines[-1]["who"] == "You"
     assert lines[-1]["label"] == "Not allowed"
@@ -368,7 +376,8 @@ def test_every_button_shown_in_free_play_does_something(loop: FakeLoop) -> None:
             history = c.game.history
             click(app, {"type": "action", "id": button["id"]})
             assert c.game.history == history
-            assert c.message is not None and c.message[0] == "error" and c.message[1](c.i18n)
+            # greyed out: a neutral explanation, no mistake (N13)
+            assert c.message is not None and c.message[0] == "info" and c.message[1](c.i18n)
             checked += 1
         learner_plays(app, rng)
     assert c.game.outcome is not None and checked > 0
@@ -937,9 +946,9 @@ def test_the_epaulette_standings_in_every_language() -> None:
             assert html != app.standings_html(I18n("en"))
     ru = I18n("ru")
     assert [ru.ngettext("{n} loss", "{n} losses", n) for n in (1, 2, 5)] == [
-        "1 поражение",
-        "2 поражения",
-        "5 поражений",
+        "1 проигрыш",
+        "2 проигрыша",
+        "5 проигрышей",
     ]
     assert [ru.ngettext("{n} epaulette", "{n} epaulettes", n) for n in (1, 3, 11)] == [
         "1 погон",
@@ -1110,7 +1119,7 @@ def test_a_new_epaulette_is_announced_in_the_standings() -> None:
             assert needed is not None and rank_name(needed, tr) in app.standings_html(tr)
             side = c.names(tr)[loser]
             text = tr.gettext(
-                "New epaulette for {side}: the last attack held the rank needed ({rank}).",
+                "New epaulette for {side}: the last attack card was the rank needed ({rank}).",
                 side=side,
                 rank=rank_name(needed, tr),
             )

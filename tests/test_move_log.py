@@ -103,7 +103,10 @@ def test_a_refusal_is_logged_with_its_reason_in_the_learners_language() -> None:
     wrong = next(a for a in (Action.take(0), Action.pass_(0)) if game.why_illegal(a) is not None)
     refusal = game.why_illegal(wrong)
     assert refusal is not None
+    # its button is greyed out: a click on it is explained, but is no try for the log (N13)
     controller.click({"type": "action", "id": wrong.kind.value})
+    assert len(controller.log) == before
+    controller._try(wrong)  # the move itself, refused: logged
     assert len(controller.log) == before + 1
     entry = controller.log.entries[-1]
     assert entry.kind == "refused" and entry.seat == 0 and entry.refusal is not None
@@ -221,7 +224,7 @@ def test_result_for_each_side_and_a_draw_s1_s3(lang: str) -> None:
     assert len({won["title"], lost["title"], draw["title"]}) == 3
     if lang == "en":
         assert draw["title"] == "A draw: nobody is the durak."
-        assert won["text"] == "You won: you got rid of your cards first."
+        assert won["text"] == "You are safe: you went out first."
         assert second["text"] == "You are safe: you went out in place 2 of 3."
         assert lost["text"] == "You were the last one holding cards: 3 cards left. Try again!"
         assert won["headers"] == ["Place", "Player", "Cards left"]
@@ -295,7 +298,8 @@ def test_a_shown_trump_and_a_new_deal_in_the_log() -> None:
     log.move(0, [Event(EventKind.MISDEAL, 0, hand, n=1, detail="request")])
     es = log_lines(log, I18n("es"), players=["Tú", "Ana", "Bruno"], you=0)
     assert es[1]["text"] == (
-        "Ana enseña el triunfo 9♠ y se lo queda: el ataque pasa adelante y ahora se defiende Bruno."
+        "Ana enseña el triunfo 9♠ y se lo queda: el ataque queda traspasado y ahora se "
+        "defiende Bruno."
     )
     assert es[2]["text"].startswith("Pides otro reparto y enseñas tu mano: 6♥")
     assert es[2]["text"].endswith("Se barajan las cartas y se reparten de nuevo.")

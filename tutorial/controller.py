@@ -793,8 +793,24 @@ class LessonController:
                 self._run_opponents()
             return
         action = button_action(self.you, button, self.selected)
-        if action is not None:
-            self._try(action)
+        if action is None:
+            return
+        refusal = self.game.why_illegal(action)
+        step = self.step
+        listed = step is not None and any(w.play == action for w in step.wrong)
+        if refusal is not None and not listed:
+            # A greyed-out button (the table draws it, not disabled, so that a click on it
+            # can say why): a neutral explanation, never a mistake, not in the move log.
+            # (A lesson that lists this press among a step's wrong answers asks about it:
+            # that one is a mistake, explained like any refused move.)
+            self.selected = self.target = None
+            rules, names, you = self.game.rules, self.names, self.you
+            self.message = (
+                "info",
+                lambda tr: explain(refusal, tr, players=names(tr), you=you, rules=rules),
+            )
+            return
+        self._try(action)
 
     def _try(self, action: Action) -> None:
         """Check the learner's action against the rules and the step, then play or explain.

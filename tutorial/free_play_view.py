@@ -22,12 +22,13 @@ import anywidget
 import ipywidgets as w
 from traitlets import Dict
 
-from durak_core import ActionKind
+from durak_core import ActionKind, Game
 
 from .assets import MODULE_LOADER, asset, module_trait
 from .browser_input import PythonOnlyTraits
 from .controller import LessonController
 from .i18n import Gettext
+from .lesson_view import last_out_together
 from .move_log import LogLine, ResultView, log_lines, result_view
 from .page import escape, set_shown
 
@@ -131,6 +132,18 @@ def result_html(result: ResultView) -> str:
     )
 
 
+def tied_places(view: ResultView, game: Game) -> ResultView:
+    """A draw: the players who ran out of cards together share their place (N19: "1 You,
+    2 Ana" for two players who went out at once is no ranking)."""
+    tied = last_out_together(game)
+    places = [row["place"] for row in view["rows"] if row["seat"] in tied]
+    if len(places) < 2 or not all(place.isdigit() for place in places):
+        return view
+    shared = min(places, key=int)
+    rows = [{**row, "place": shared} if row["seat"] in tied else row for row in view["rows"]]
+    return {**view, "rows": rows}  # type: ignore[typeddict-item]
+
+
 class FreePlayPanel:
     """The result panel (once the game is over) and the move log, for free play.
 
@@ -167,6 +180,8 @@ class FreePlayPanel:
                 view = result_view(
                     outcome, ctl.game.hand_sizes, tr, players=ctl.names(tr), you=learner_seat(ctl)
                 )
+                if outcome.durak is None:
+                    view = tied_places(view, ctl.game)
                 self.result.value = result_html(view)
                 self.again.description = self._again_label(tr)
                 set_shown(self.result_box, True)

@@ -34,6 +34,7 @@ import hmac
 import json
 import random
 import re
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Final, Literal
@@ -84,7 +85,10 @@ __all__ = [
 ]
 
 NAMES = ("Ana", "Bruno", "Diana", "Elena", "Fiodor")
-_MAX_SEED: Final = 2**31
+#: Deals are drawn from 128 bits of the operating system's generator: the shuffle is public
+#: code, and 31 bits (as before) let a learner's script find the deal, every hidden card and
+#: the next draw included, from their own hand and the turn-up in minutes.
+_MAX_SEED: Final = 2**128
 MAX_NAME: Final = 20
 """The longest name a hot-seat player may type."""
 MIN_COST: Final = 0.05
@@ -119,13 +123,14 @@ def level_description(level: str, tr: Gettext) -> str:
     """One line on how the level plays."""
     if level == "newcomer":
         return tr.gettext(
-            "Looks a few deals ahead and sometimes plays its second-best move: gentle for a start."
+            "Tries only a few guesses at the hidden cards and sometimes plays its second-best "
+            "move: gentle for a start."
         )
     if level == "strong":
-        return tr.gettext("Plays out four times as many deals as Normal before each move.")
+        return tr.gettext("Plays out up to four times as many deals as Normal before each move.")
     return tr.gettext(
         "Deals the cards it has not seen in many ways and plays each to the end: "
-        "strong but beatable."
+        "a fair but beatable opponent."
     )
 
 
@@ -159,8 +164,9 @@ def house_rule_description(name: str, tr: Gettext) -> str:
             source="Wikipedia",
         )
     return tr.gettext(
-        "From {source}: a player dealt a hand that is all red, all black, or holds four "
-        "cards of one suit may ask for a new deal before the first card is led.",
+        "From {source}, played here on request (there it is compulsory): a player dealt a "
+        "hand that is all red, all black, or holds four cards of one suit may ask for a new "
+        "deal before the first card is led.",
         source="Wikipedia",
     )
 
@@ -189,8 +195,9 @@ def match_description(match: str, tr: Gettext) -> str:
     if match == "epaulette_ladder":
         return tr.gettext(
             "From {source}: a durak finished off with sixes gets epaulettes; from then on "
-            "only sevens count, then eights, and so on up to aces: the ace epaulette loses the "
-            "match. The durak deals the next game; the player on the durak's left leads.",
+            "only sevens count, then eights, and so on up to aces; here, whoever gets the ace "
+            "epaulettes has lost the match. The durak deals the next game; the player on the "
+            "durak's left leads.",
             source="Wikipedia",
         )
     return tr.gettext("Every game stands alone: the durak of this game has lost, that is all.")
@@ -473,8 +480,8 @@ def review_html(decisions: list[Mistake], tr: Gettext) -> str:
             )
             why = [
                 tr.gettext(
-                    "Out of 100 of the computer's trial games, the better move ended well "
-                    "in {better} and yours in {chosen}.",
+                    "In the computer's trial games, the better move ended well in about "
+                    "{better} of every 100, and yours in about {chosen}.",
                     better=round(d.better_score * 100),
                     chosen=round(d.chosen_score * 100),
                 )
@@ -678,7 +685,7 @@ class GameApp(LessonApp):
             raise ValueError(f"unknown level {level!r}; levels: {', '.join(PAGE_LEVELS)}")
         if match not in MATCHES:
             raise ValueError(f"unknown match {match!r}; matches: {', '.join(MATCHES)}")
-        self._seed = random.randrange(_MAX_SEED) if seed is None else seed
+        self._seed = secrets.randbelow(_MAX_SEED) if seed is None else seed
         players = 4 if teams else players
         self._deal = Deal(
             self._seed,
@@ -797,8 +804,11 @@ class GameApp(LessonApp):
             [self.mode, self.players, self.level, self.preset, self.deal],
             _dom_classes=("durak-navbar", "durak-deal-bar"),
         )
+        # what the options change waits for a new game: said right under New game (N14)
+        self.pending = w.HTML(_dom_classes=("durak-pending-note",))
+        # the hot-seat names right under New game, before the rules' long lines
         self.options = w.VBox(
-            [bar, self.level_about, self.house_box, self.names_box],
+            [bar, self.pending, self.names_box, self.level_about, self.house_box],
             _dom_classes=("durak-options",),
         )
         # the cover between hot-seat turns, where the table is
@@ -816,8 +826,11 @@ class GameApp(LessonApp):
         # the match's standings and the review, under the result
         self.standings = w.HTML(_dom_classes=("durak-standings-box",))
         self.review = w.HTML(_dom_classes=("durak-review-box",))
+        # a decided match: its result is the panel's headline, above the game's (N7)
+        self.match_head = w.HTML(_dom_classes=("durak-match-head-box",))
         result_box = self.free_play.panel.result_box
         result_box.children = (
+            self.match_head,
             *result_box.children[:1],
             self.standings,
             self.review,
@@ -910,7 +923,7 @@ class GameApp(LessonApp):
         match = str(self.match.value)
         self._use_deal(
             Deal(
-                random.randrange(_MAX_SEED),
+                secrets.randbelow(_MAX_SEED),
                 players,
                 preset,
                 self._level,
@@ -1018,13 +1031,13 @@ class GameApp(LessonApp):
         needed, got = score.ladder[-1] if score.ladder else (None, 0)
         news = ""
         if ladder and needed is not None and got:
-            # S2: the last attack that finished the losing side held the rank it needed
+            # S2: the last card of the attack that finished the losing side was the rank needed
             losing = set(match.results[-1].losers)
             side = next(s for s in score.standings if losing & set(s.seats))
             # TRANSLATORS: in the match standings (S2's epaulettes); {side} is a player or a
             # team, {rank} a rank's name ("seven").
             text = tr.gettext(
-                "New epaulette for {side}: the last attack held the rank needed ({rank}).",
+                "New epaulette for {side}: the last attack card was the rank needed ({rank}).",
                 side=self._side_name(side.seats, tr),
                 rank=rank_name(needed, tr),
             )
@@ -1036,6 +1049,13 @@ class GameApp(LessonApp):
             f"<tbody>{''.join(rows)}</tbody></table>"
             f"<p class='durak-match-status'>{escape(status)}</p></section>"
         )
+
+    def _match_losers(self) -> tuple[int, ...]:
+        match = self.match_state
+        if match is None:
+            return ()
+        score = match.score()
+        return score.standings[score.loser].seats if score.loser is not None else ()
 
     def _match_over_text(self, loser: Standing, tr: Gettext) -> str:
         """Who lost the match."""
@@ -1136,9 +1156,24 @@ class GameApp(LessonApp):
         self.render()
         return True
 
+    def match_over_text(self, tr: Gettext) -> str:
+        """Who lost the match, once the match is decided; else ``""``."""
+        match = self.match_state if hasattr(self, "deal") else None
+        if match is None or match.game.outcome is None:
+            return ""
+        score = match.score()
+        if not score.finished or score.loser is None:
+            return ""
+        return self._match_over_text(score.standings[score.loser], tr)
+
     def table_snapshot(self) -> dict[str, Any]:
         view = super().table_snapshot()
         ctl = self.controller
+        over = self.match_over_text(self.i18n)
+        message = view.get("message")
+        if over and message:
+            # the feedback line says the match is over, not only this game (N7)
+            view["message"] = {**message, "text": f"{over} {message['text']}"}
         if (
             isinstance(ctl, PlayController)
             and ctl.hot_seat
@@ -1162,6 +1197,23 @@ class GameApp(LessonApp):
             self._render_options()
         finally:
             self._syncing = False
+
+    def options_changed(self) -> bool:
+        """The options differ from the game on the table: they take effect in a new game."""
+        deal = self._deal
+        teams = bool(self.teams.value)
+        players = 4 if teams else int(self.players.value)
+        hot = self.mode.value == "hotseat"
+        return (
+            hot != self._hot_seat
+            or players != deal.players
+            or str(self.preset.value) != deal.preset
+            or (not hot and str(self.level.value) != deal.level)
+            or teams != deal.teams
+            or bool(self.flash.value) != deal.flash
+            or bool(self.misdeal.value) != deal.misdeal
+            or str(self.match.value) != deal.match
+        )
 
     def _render_options(self) -> None:
         tr = self.i18n
@@ -1206,6 +1258,21 @@ class GameApp(LessonApp):
                 box.description = tr.gettext("Player {n}", n=i + 1)
                 set_shown(box, hot and i < count)
             set_shown(self.names_box, hot)
+            changed = self.options_changed()
+            # TRANSLATORS: under the play page's options once one was changed: the game on
+            # the table goes on with the old ones.
+            note = tr.gettext(
+                "These settings start with a new game: press “{button}”.",
+                button=tr.pgettext("button", "New game"),
+            )
+            self.pending.value = (
+                f"<p class='durak-pending-text' role='status'>{escape(note)}</p>" if changed else ""
+            )
+            set_shown(self.pending, changed)
+            if changed:
+                self.deal.add_class("durak-deal-pending")
+            else:
+                self.deal.remove_class("durak-deal-pending")
             self.restart.description = tr.pgettext("button", "Same deal again")
             # in a match a game counts as it was played: no second try at the same deal
             set_shown(self.restart, self._match is None)
@@ -1235,6 +1302,15 @@ class GameApp(LessonApp):
             over = ctl.game.outcome is not None
             self.review.value = review_html(ctl.decisions, tr) if over and not ctl.hot_seat else ""
             self.standings.value = self.standings_html(tr) if over else ""
+            decided = self.match_over_text(tr) if over else ""
+            lost = self.play.learner() in self._match_losers() if decided else False
+            self.match_head.value = (
+                f"<section class='durak-match-head outcome-{'lost' if lost else 'won'}'>"
+                f"<h3>{escape(decided)}</h3></section>"
+                if decided
+                else ""
+            )
+            set_shown(self.match_head, bool(decided))
             set_shown(self.standings, bool(self.standings.value))
 
     def _render_house_rules(self, tr: Gettext, hot: bool) -> None:

@@ -13,9 +13,13 @@ from typing import Any
 from durak_core import (
     Action,
     ActionKind,
+    Cap,
+    CapScope,
     Card,
+    Event,
     EventKind,
     Game,
+    HandCap,
     Misdeal,
     MisdealMode,
     Phase,
@@ -45,6 +49,7 @@ __all__ = [
     "card_view",
     "feedback_label",
     "finish_view",
+    "last_out_together",
     "lesson_links",
     "panel_view",
     "table_view",
@@ -98,15 +103,31 @@ def table_view(ctl: LessonController) -> TableView:
             return "playable"
         return ""
 
-    actors = set(game.acting_seats()) if game.outcome is None else set()
+    step = ctl.step
+    # a question about who attacks whom: the badges would answer it (hide_roles)
+    hide_roles = (
+        step is not None and step.kind == "question" and step.hide_roles and not ctl.step_done
+    )
+    actors = set(game.acting_seats()) if game.outcome is None and not hide_roles else set()
     teams = team_of(game.rules.teams, game.players)
+    over = game.outcome
+    # the game is over: every hand left is shown face up (the durak's cards, his team's)
+    face_up = ctl.visible_seats() | (
+        {seat for seat in range(game.players) if s.hands[seat]} if over is not None else set()
+    )
     seats: list[SeatView] = []
     for seat in range(game.players):
         role: str = ""
-        if not s.active[seat]:
+        if over is not None and over.durak == seat:
+            role = "durak"
+        elif over is not None and seat in over.losers and len(over.losers) > 1:
+            role = "loser"  # team play: the durak's team-mates lose with him, out or not
+        elif not s.active[seat]:
             role = "out"
-        elif game.outcome is not None:
-            role = "durak" if game.outcome.durak == seat else ""
+        elif over is not None:
+            pass
+        elif hide_roles:
+            role = ""
         elif seat == s.attacker:
             role = "attacker"
         elif seat == s.defender:
@@ -119,17 +140,18 @@ def table_view(ctl: LessonController) -> TableView:
             "count": len(s.hands[seat]),
             "count_label": card_count(len(s.hands[seat]), tr),
             "role": role,  # type: ignore[typeddict-item]
-            "role_label": role_name(Role(role), tr) if role else "",
+            "role_label": _role_label(role, tr),
             "you": seat == you,
             "acting": seat in actors,
         }
-        if seat in ctl.visible_seats():
+        if seat in face_up and seat != you:
             view["cards"] = [card_view(ctl.game, c, tr) for c in s.hands[seat]]
         if teams is not None:
             view["team"] = teams[seat]
             label = tr.gettext("Team {n}", n=teams[seat] + 1)
             if (
                 game.phase is Phase.BOUT
+                and not hide_roles
                 and seat != s.defender
                 and s.active[seat]
                 and teams[seat] == teams[s.defender]
@@ -156,7 +178,13 @@ def table_view(ctl: LessonController) -> TableView:
     actions: list[ActionButton] = []
     # In free play, no button while the computer moves or once the game is over, and none
     # once the lesson is finished: it would do nothing (a click on a card says why).
-    waiting = (ctl.free_play and not legal) or (ctl.completed and not ctl.free_play)
+    # (nor while a question about the roles is open: Take or Done would say who defends)
+    waiting = (
+        (ctl.free_play and not legal)
+        or (ctl.completed and not ctl.free_play)
+        or game.outcome is not None
+        or hide_roles
+    )
     if waiting:
         pass
     elif you == s.defender and game.phase is not Phase.OVER:
@@ -234,7 +262,7 @@ def table_view(ctl: LessonController) -> TableView:
             "hand": term(Term.HAND, tr),
             "open_ranks": tr.gettext("Ranks on the table"),
             "empty_table": tr.gettext("The table is empty."),
-            "cap": tr.gettext("Attack cards"),
+            "cap": _cap_caption(cap, tr),
             "acting": tr.gettext("Playing now"),
             "no_stock": tr.gettext("The stock is used up"),
         },
@@ -251,9 +279,7 @@ def table_view(ctl: LessonController) -> TableView:
         "discard_count": len(s.discard),
         "discard_label": card_count(len(s.discard), tr),
         "open_ranks": [rank_symbol(r, tr) for r in game.table_ranks()],
-        "cap_label": tr.gettext("{n} of {cap}", n=cap.on_table, cap=cap.cap)
-        if game.phase is Phase.BOUT
-        else "",
+        "cap_label": _cap_label(cap, tr) if game.phase is Phase.BOUT else "",
         "actions": actions,
         "message": message,
         # free play has its move log instead
@@ -261,6 +287,41 @@ def table_view(ctl: LessonController) -> TableView:
         "hints": ctl.hints,
         "busy": ctl.opponents_pending(),
     }
+
+
+def _role_label(role: str, tr: Gettext) -> str:
+    if role == "loser":
+        # TRANSLATORS: badge next to a team-mate of the durak: under team rules the whole
+        # team loses the game, not only its durak.
+        return tr.pgettext("role badge", "Loses too")
+    return role_name(Role(role), tr) if role else ""
+
+
+def _cap_caption(cap: Cap, tr: Gettext) -> str:
+    """What the attack-limit chip counts: every attack card of the bout, or (S2, C7) only
+    the unbeaten ones."""
+    if cap.scope is CapScope.UNBEATEN:
+        # TRANSLATORS: caption of the attack-limit chip when only the attack cards not yet
+        # beaten count against the limit (Wikipedia's rule), e.g. "Unbeaten attack cards:
+        # 2 of 5 (the defender's hand)".
+        return tr.gettext("Unbeaten attack cards")
+    return tr.gettext("Attack cards")
+
+
+def _cap_label(cap: Cap, tr: Gettext) -> str:
+    """``"2 of 6"``; when the defender's hand sets the limit, it says so: ``"2 of 5 (cards
+    in the defender's hand)"`` (his hand now) or ``"… (the defender's hand when the bout
+    began)"``."""
+    shown = tr.gettext("{n} of {cap}", n=cap.on_table, cap=cap.cap)
+    if cap.defender_hand >= cap.base_cap:
+        return shown
+    if cap.hand_rule is HandCap.CURRENT_HAND:
+        # TRANSLATORS: the attack limit is the number of cards the defender holds now;
+        # {count} is e.g. "2 of 5".
+        return tr.gettext("{count} (cards in the defender's hand)", count=shown)
+    # TRANSLATORS: the attack limit is the number of cards the defender held when he became
+    # the defender; {count} is e.g. "3 of 4".
+    return tr.gettext("{count} (the defender's hand at the start)", count=shown)
 
 
 def _redeal_open(game: Game) -> bool:
@@ -304,7 +365,61 @@ def narration(ctl: LessonController, tr: Gettext) -> str:
         if e.kind not in (EventKind.PASS,) or e.seat != ctl.you
     ]
     names = ctl.names(tr)
-    return " ".join(narrate(e, tr, players=names, you=ctl.you) for e in events[-6:])
+    told = [narrate(e, tr, players=names, you=ctl.you) for e in _shared_places(ctl, events[-6:])]
+    over = bool(events) and events[-1].kind is EventKind.GAME_OVER
+    why = _team_durak_why(ctl, tr, names) if over else ""
+    return " ".join([*told, why] if why else told)
+
+
+def last_out_together(game: Game) -> frozenset[int]:
+    """The seats that went out at the very end, together (at the end of the last bout)."""
+    together: set[int] = set()
+    for event in reversed(game.events):
+        if event.kind in (EventKind.BITO, EventKind.PICK_UP, EventKind.BOUT_START):
+            break
+        if event.kind is EventKind.PLAYER_OUT and event.seat is not None:
+            together.add(event.seat)
+    return frozenset(together)
+
+
+def _shared_places(ctl: LessonController, events: list[Event]) -> list[Event]:
+    """A draw: the players who went out together at the end share their place (N19: not
+    "place 2" and "place 3" for two who ran out of cards at once)."""
+    outcome = ctl.game.outcome
+    if outcome is None or outcome.durak is not None:
+        return events
+    tied = last_out_together(ctl.game)
+    places = [e.n for e in events if e.kind is EventKind.PLAYER_OUT and e.seat in tied]
+    if len(places) < 2:
+        return events
+    shared = min(places)
+    return [
+        e._replace(n=shared) if e.kind is EventKind.PLAYER_OUT and e.seat in tied else e
+        for e in events
+    ]
+
+
+def _team_durak_why(ctl: LessonController, tr: Gettext, names: list[str]) -> str:
+    """A team loss names one durak among the losers (S0): say why that one."""
+    outcome = ctl.game.outcome
+    if outcome is None or outcome.durak is None or not outcome.out_order:
+        return ""
+    holding = [seat for seat in outcome.losers if ctl.game.state.hands[seat]]
+    if len(holding) < 2:
+        return ""
+    first = outcome.out_order[0]
+    if outcome.durak == ctl.you:
+        return tr.gettext(
+            "You count as the durak: of the players still holding cards, you sit nearest "
+            "clockwise after {first}, who went out first.",
+            first=names[first],
+        )
+    return tr.gettext(
+        "{player} counts as the durak: of the players still holding cards, {player} sits "
+        "nearest clockwise after {first}, who went out first.",
+        player=names[outcome.durak],
+        first=names[first],
+    )
 
 
 def panel_view(ctl: LessonController) -> PanelView:

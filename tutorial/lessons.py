@@ -222,6 +222,9 @@ class Step:
     """For ``compare``: how the other rule set is named to the learner (a msgid)."""
     claims: tuple[Claim, ...] = ()
     """What the step's text says the rules allow or forbid (see :class:`Claim`)."""
+    hide_roles: bool = False
+    """For ``question``: the table hides the role badges (who attacks, who defends) until
+    the question is answered, when they would give the answer away."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,7 +368,7 @@ _STEP_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "say": ("kind", "say", "claims"),
     "auto": ("kind", "say", "play", "claims"),
     "move": ("kind", "say", "expect", "accept", "hint", "note", "wrong", "claims"),
-    "question": ("kind", "say", "question", "choices", "hint", "claims"),
+    "question": ("kind", "say", "question", "choices", "hint", "claims", "hide_roles"),
     "compare": ("kind", "say", "play", "preset", "rules", "label", "claims"),
 }
 
@@ -536,6 +539,7 @@ def _step(data: Any, where: str, base: tuple[str, Rules]) -> Step:
             choices=tuple(choices),
             hint=r.text("hint"),
             claims=claims,
+            hide_roles=r.flag("hide_roles", False),
         )
     # compare
     play = r.actions("play")

@@ -61,14 +61,17 @@ class SeatView(TypedDict):
     count: int
     count_label: str
     """Localized card count, e.g. ``"5 cartas"``, ``"1 карта"``."""
-    role: Literal["attacker", "defender", "thrower", "out", "durak", ""]
+    role: Literal["attacker", "defender", "thrower", "out", "durak", "loser", ""]
     role_label: str
-    """Localized role badge, e.g. ``"ataca"``, ``"defiende"``, ``"fuera"``."""
+    """Localized role badge, e.g. ``"ataca"``, ``"defiende"``, ``"fuera"``. ``loser``: a
+    team-mate of the durak, who loses with him (team play); ``""`` also while a question
+    about the roles is unanswered (a lesson's ``hide_roles``)."""
     you: bool
     acting: bool
     """It is (also) this player's turn now."""
     cards: NotRequired[list[CardView]]
-    """Present only when the lesson shows this hand face up."""
+    """Present only when the lesson shows this hand face up, and for every hand left once
+    the game is over."""
     team: NotRequired[int]
     """Team play (S0, S2): the seat's team, 0, 1 or 2 (a coloured marker)."""
     team_label: NotRequired[str]
@@ -126,7 +129,9 @@ class TableView(TypedDict):
     open_ranks: list[str]
     """Ranks that may be thrown in now, localized (empty when the table is empty)."""
     cap_label: str
-    """E.g. ``"3 de 6"``: attack cards on the table out of the limit."""
+    """E.g. ``"3 de 6"``: attack cards on the table out of the limit; when the defender's
+    hand sets the limit it says so (``"2 of 5 (cards in the defender's hand)"``). The
+    caption (``labels.cap``) says what is counted: every attack card, or the unbeaten ones."""
     actions: list[ActionButton]
     message: Message | None
     narration: str

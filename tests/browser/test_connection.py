@@ -59,6 +59,13 @@ def test_a_killed_kernel_shows_the_overlay_and_one_click_resumes(
     expect(dialog).to_contain_text(texts["title"])
     button = dialog.get_by_role("button", name=texts["button"])
     expect(button).to_be_focused()
+    # behind the overlay no widget sprouts ipywidgets' red broken-link icon (N17)
+    icons = page.evaluate(
+        """() => [...document.querySelectorAll('.jupyter-widgets-disconnected')]
+          .filter((n) => !['none', 'normal'].includes(getComputedStyle(n, '::before').content))
+          .length"""
+    )
+    assert icons == 0
     screenshot(page, "connection-lost-kernel-ru-1280", full_page=False)
 
     # The button reloads the page: wait for the new one (the old page's table stays visible

@@ -238,6 +238,46 @@ def test_presenter_mode_fills_a_projector(page: Page, browser_log: BrowserLog) -
     browser_log.assert_clean()
 
 
+SEATS_AND_HAND = """() => ({
+  seats: [...document.querySelectorAll('.dt-opponents .dt-seat')].map((n) => {
+    const r = n.getBoundingClientRect();
+    return [n.getAttribute('aria-label'), Math.round(r.top), Math.round(r.left + r.width / 2)];
+  }),
+  hand: document.querySelector('.dt-hand .dt-card').getBoundingClientRect().height,
+  faceUp: document.querySelectorAll('.dt-seat-cards .dt-card').length,
+})"""
+
+
+def test_presenter_space_goes_on_whatever_has_focus_and_all_hands_keep_the_seats(
+    page: Page, browser_log: BrowserLog
+) -> None:
+    """N8: in presenter mode Space is the clicker's "next", even after a click on Back or on
+    "Show all hands" (which would otherwise take the Space). N9: showing every hand keeps
+    the seats in one row, in their order, and the learner's cards readable."""
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    _open_at(page, "en", 2, present="1")
+    before = page.evaluate(SEATS_AND_HAND)
+    show_all = page.locator(".durak-show-all")
+    show_all.click()
+    expect(page.locator(".dt-seat-cards").first).to_be_visible()
+    after = page.evaluate(SEATS_AND_HAND)
+    assert after["faceUp"] > 0
+    assert [name for name, _, _ in after["seats"]] == [name for name, _, _ in before["seats"]]
+    assert len({top for _, top, _ in after["seats"]}) == 1, after  # one row, as before
+    assert after["hand"] >= 0.9 * before["hand"], (before, after)
+    screenshot(page, "layout-present-all-hands-1920x1080", full_page=False)
+    step = page.locator(".durak-step")
+    expect(step).to_have_text(f"Step 2 of {STEPS}")
+    page.keyboard.press("Space")  # focus is on "Show all hands": it stays on
+    expect(step).to_have_text(f"Step 3 of {STEPS}")
+    expect(show_all).to_have_class(re.compile(r"\bmod-active\b"))
+    page.locator("button.durak-back").click()
+    expect(step).to_have_text(f"Step 2 of {STEPS}")
+    page.keyboard.press("Space")  # focus is on Back: Space still goes on
+    expect(step).to_have_text(f"Step 3 of {STEPS}")
+    browser_log.assert_clean()
+
+
 def test_keys_step_through_and_a_deep_link_opens_its_step(
     page: Page, browser_log: BrowserLog
 ) -> None:

@@ -7,7 +7,8 @@
 // this page, only after "Start again where I was" (else null); present, step: ?present= and
 // ?step= as given (or null; Python validates them).
 // Keys: →/PageDown/Space send {type: "nav", to: "next"}, ←/PageUp {to: "back"}, R
-// {to: "restart"} (not while typing in a form control or a menu, not with Ctrl/Alt/Meta); at
+// {to: "restart"} (not while typing in a form control or a menu, not with Ctrl/Alt/Meta;
+// Space on a focused button presses it, except in presenter mode, where it is "next"); at
 // the end of a lesson, "next" follows the link to the next lesson.
 // Then {type: "ping", n} every few seconds while the tab is visible; the kernel answers
 // {type: "pong", n}. No answer for a while => the connection-lost overlay, in the page's
@@ -270,13 +271,42 @@ const NAV_KEYS = {
   R: "restart",
 };
 
+/** Presenter mode (app.py's PRESENT_CLASS on the lesson page's root). */
+const presenting = () => Boolean(document.querySelector(".durak-present"));
+
+/** Space on a focused control presses that control, except in presenter mode, where it is
+ * the clicker's "next" whatever was clicked last (a clicker sends Space or PageDown). */
+const spaceOnControl = (target, key) =>
+  key === " " && target instanceof Element && Boolean(target.closest("button, a[href], summary"));
+
 /** Focus in something that takes typing or arrow keys itself: the keys are its own. */
 function typingIn(target, key) {
   if (!(target instanceof Element)) return false;
   if (target.closest("input, select, textarea, [contenteditable=''], [contenteditable='true']")) return true;
   if (target.closest("[role='listbox'], [role='menu'], [role='combobox'], [role='slider']")) return true;
-  // Space on a focused button or link presses that control.
-  return key === " " && Boolean(target.closest("button, a[href], summary"));
+  return spaceOnControl(target, key) && !presenting();
+}
+
+/** Presenter mode: a button activates on Space's keyup; that press was "next" already. */
+function onKeyUp(event) {
+  if (spaceOnControl(event.target, event.key) && presenting() && !typingIn(event.target, "")) {
+    if (document.querySelector(".durak-lesson-page")) event.preventDefault();
+  }
+}
+
+/** The lesson panel's scrolling body: mark whether text is hidden below or above, so that
+ * the panel can show it (panel.css fades that edge: a scroll cue, N11). */
+function markPanelScroll() {
+  for (const body of document.querySelectorAll(".durak-panel-body")) {
+    const hiddenBelow = body.scrollHeight - body.clientHeight - body.scrollTop > 2;
+    body.classList.toggle("durak-more-below", hiddenBelow);
+    body.classList.toggle("durak-more-above", body.scrollTop > 2);
+  }
+}
+
+function onPanelScroll(event) {
+  const target = event.target;
+  if (target instanceof Element && target.classList.contains("durak-panel-body")) markPanelScroll();
 }
 
 /** The link the finishing panel offers to the next lesson, if the page shows one. */
@@ -517,8 +547,12 @@ function render({ model, el: host }) {
   model.on("change:step", applyAddress);
   const keys = (event) => onKey(event, model);
   document.addEventListener("keydown", keys);
+  document.addEventListener("keyup", onKeyUp);
   globalThis.addEventListener("resize", fitPresenter);
   fitPresenter();
+  // the panel's content changes with every step: look again a few times a second (cheap)
+  document.addEventListener("scroll", onPanelScroll, true);
+  const scrollCue = globalThis.setInterval(markPanelScroll, 300);
   model.on("change:title", applyTitle);
   model.on("change:resume", applyResume);
   model.on("msg:custom", onMessage);
@@ -559,6 +593,9 @@ function render({ model, el: host }) {
     model.off("change:present", applyAddress);
     model.off("change:step", applyAddress);
     document.removeEventListener("keydown", keys);
+    document.removeEventListener("keyup", onKeyUp);
+    document.removeEventListener("scroll", onPanelScroll, true);
+    globalThis.clearInterval(scrollCue);
     globalThis.removeEventListener("resize", fitPresenter);
     model.off("change:title", applyTitle);
     model.off("change:resume", applyResume);

@@ -28,9 +28,20 @@ const list = (value) => (Array.isArray(value) ? value : []);
 /** What identifies an entry's content: redraw an item only when this changes. */
 const signature = (line) => JSON.stringify([line.kind, line.who, line.label, line.text, list(line.after)]);
 
+/** Does `sentence` start with the name `who` (as a whole word)? */
+function startsWithName(sentence, who) {
+  if (!who || !sentence.startsWith(who)) return false;
+  const next = sentence.slice(who.length, who.length + 1);
+  return next === "" || !/[\p{L}\p{N}]/u.test(next);
+}
+
 function entryEl(line) {
   const who = text(line.who);
+  const sentence = text(line.text);
   const after = list(line.after).map(text).filter(Boolean);
+  // "Ana leads 9♣.": the name that starts the sentence is the coloured chip itself, not
+  // a chip followed by the name again (N21); a label ("Not allowed") keeps the chip first.
+  const inline = !line.label && startsWithName(sentence, who);
   return h(
     "li",
     {
@@ -38,8 +49,9 @@ function entryEl(line) {
       "data-key": String(Number(line.key) || 0),
     },
     who ? h("span", { class: "dl-who" }, who) : null,
+    who ? " " : null, // (read out "Ana leads 9♣", not "Analeads")
     line.label ? h("span", { class: "dl-label" }, text(line.label)) : null,
-    h("span", { class: "dl-text" }, text(line.text)),
+    h("span", { class: "dl-text" }, inline ? sentence.slice(who.length).replace(/^\s+/, "") : sentence),
     after.length ? h("span", { class: "dl-after" }, after.join(" ")) : null,
   );
 }
