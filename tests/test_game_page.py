@@ -935,11 +935,13 @@ def test_the_epaulette_standings_in_every_language() -> None:
             n=1,
         )
         assert title in html
-        for header in ("Losses", "Epaulettes", "Next epaulette"):
+        # the column counts rungs, not epaulettes: lesson 12's durak wears two epaulettes
+        # after one game, one rung (translations-2026-12-01 N17)
+        for header in ("Losses", "Ladder", "Next epaulette"):
             assert f"<th scope='col'>{tr.pgettext('standings', header)}</th>" in html
         for standing in match.standings():
             assert tr.ngettext("{n} loss", "{n} losses", standing.losses) in html
-            assert tr.ngettext("{n} epaulette", "{n} epaulettes", standing.ladder) in html
+            assert tr.ngettext("{n} rung", "{n} rungs", standing.ladder) in html
             assert standing.next_rank is not None
             assert rank_name(standing.next_rank, tr) in html
         if lang != "en":
@@ -950,10 +952,10 @@ def test_the_epaulette_standings_in_every_language() -> None:
         "2 проигрыша",
         "5 проигрышей",
     ]
-    assert [ru.ngettext("{n} epaulette", "{n} epaulettes", n) for n in (1, 3, 11)] == [
-        "1 погон",
-        "3 погона",
-        "11 погонов",
+    assert [ru.ngettext("{n} rung", "{n} rungs", n) for n in (1, 3, 11)] == [
+        "1 ступень",
+        "3 ступени",
+        "11 ступеней",
     ]
     es = I18n("es")
     assert es.ngettext("{n} loss", "{n} losses", 2) == "2 derrotas"
@@ -1124,6 +1126,6 @@ def test_a_new_epaulette_is_announced_in_the_standings() -> None:
                 rank=rank_name(needed, tr),
             )
             assert escape(text) in app.standings_html(tr)
-        assert "1 epaulette" in app.standings.value
+        assert "1 rung" in app.standings.value
         return
     raise AssertionError("no epaulette in 80 games")

@@ -994,8 +994,9 @@ class GameApp(LessonApp):
         ]
         if ladder:
             headers += [
-                # TRANSLATORS: column of the match standings: epaulettes won on the ladder (S2).
-                tr.pgettext("standings", "Epaulettes"),
+                # TRANSLATORS: column of the match standings: rungs climbed on S2's epaulette
+                # ladder (one per game lost to the right rank, however many epaulettes).
+                tr.pgettext("standings", "Ladder"),
                 # TRANSLATORS: column: the rank that must finish this side off for its next
                 # epaulette (S2's ladder: sixes, then sevens, ... up to aces).
                 tr.pgettext("standings", "Next epaulette"),
@@ -1004,7 +1005,7 @@ class GameApp(LessonApp):
         for standing in score.standings:
             cells = [tr.ngettext("{n} loss", "{n} losses", standing.losses)]
             if ladder:
-                cells.append(tr.ngettext("{n} epaulette", "{n} epaulettes", standing.ladder))
+                cells.append(tr.ngettext("{n} rung", "{n} rungs", standing.ladder))
                 cells.append(rank_name(standing.next_rank, tr) if standing.next_rank else "—")
             mine = you in standing.seats
             lost = score.loser == standing.side
