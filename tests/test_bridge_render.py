@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "bridge"
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
 
-FAST = "globalThis.durakBridgeTiming = {tick: 50, every: 150, lostAfter: 400};"
+FAST = "globalThis.durakBridgeTiming = {tick: 50, every: 150, lostAfter: 400, hiddenEvery: 250};"
 
 # A stand-in for anywidget's model, a pending page root, and the bridge mounted in it.
 MOUNT = """async ([state, answer]) => {
@@ -213,6 +213,26 @@ def test_answered_pings_keep_the_page(open_page: Callable[..., Any]) -> None:
     assert page.locator("[role=alertdialog]").count() == 0
     numbers = [m["n"] for m in sent(page, "ping")]
     assert numbers == list(range(1, len(numbers) + 1))
+
+
+def test_a_hidden_tab_keeps_pinging_and_shows_no_overlay(open_page: Callable[..., Any]) -> None:
+    """The server culls a kernel whose page goes silent (``cull_connected``): a hidden tab
+    still pings, more slowly, and its throttled timers never count as a lost connection."""
+    page = open_page("", answer=True)
+    page.evaluate(
+        """() => {
+          Object.defineProperty(
+            document, "visibilityState", {configurable: true, get: () => "hidden"}
+          );
+          document.dispatchEvent(new Event("visibilitychange"));
+          window.answering = false;  // from now on no pong comes back
+          window.pingsWhenHidden = window.model.sent.filter((m) => m.type === "ping").length;
+        }"""
+    )
+    page.wait_for_function(
+        "window.model.sent.filter((m) => m.type === 'ping').length >= window.pingsWhenHidden + 4"
+    )
+    assert page.locator("[role=alertdialog]").count() == 0  # unanswered, yet not "lost"
 
 
 @pytest.mark.parametrize(("lang", "width"), [("ru", 1280), ("es", 375)])

@@ -193,6 +193,42 @@ def test_plain_gets_from_one_client_leave_room_for_another(tmp_path: Path) -> No
         assert get_from(server, "127.0.0.1", page) == 200  # its stale kernels are gone
 
 
+def test_a_silent_websocket_does_not_hold_its_kernel(tmp_path: Path) -> None:
+    """security-2026-12-01 finding 3: a kernel whose websocket was open but silent was never
+    culled. Now a connected kernel goes too once silent for ``cull_idle_timeout`` (a real
+    page's heartbeat keeps it active); here the timeout is seconds, not minutes."""
+    import asyncio
+
+    from tornado.httpclient import HTTPRequest
+    from tornado.websocket import websocket_connect
+
+    args = [
+        "--classroom=0", "--MappingKernelManager.cull_idle_timeout=4",
+        "--MappingKernelManager.cull_interval=1",
+    ]  # fmt: skip
+    with VoilaServer(log_path=tmp_path / "server.log", extra_args=args) as server:
+        status, _, html = request(server, render_path("01-beating.ipynb", "es"))
+        assert status == 200
+        kernel_id = kernel_id_of(html)
+
+        async def hold_silently() -> None:
+            url = f"ws://{server.host}:{server.port}/api/kernels/{kernel_id}/channels"
+            origin = f"http://{server.host}:{server.port}"
+            socket = await websocket_connect(HTTPRequest(url, headers={"Origin": origin}))
+            try:
+                deadline = time.monotonic() + 60
+                while f"Kernel shutdown: {kernel_id}" not in server.log_text():
+                    assert time.monotonic() < deadline, server.log_text()[-3000:]
+                    await asyncio.sleep(0.5)
+            finally:
+                socket.close()
+
+        asyncio.run(hold_silently())
+        assert re.search(
+            rf"Culling .* kernel .*\({kernel_id}\) with 1 connections", server.log_text()
+        )
+
+
 # ------------------------------------------------------------------ the kernel cap
 
 

@@ -42,7 +42,7 @@ def test_render_strips_sources_and_ignores_overrides(voila_server: VoilaServer) 
     ("path", "expected"),
     [
         ("smoke.ipynb", 403),  # notebooks are never served as files
-        ("../voila.json", 403),
+        ("../voila.json", 404),  # a ".." path never reaches a handler (request_guard)
         ("missing.png", 404),  # images are allowed (and this one does not exist)
         ("missing.svg", 404),
         ("missing.txt", 403),
@@ -89,14 +89,17 @@ def test_browser_cannot_execute_code(page: Page, voila_server: VoilaServer) -> N
 
 def test_classroom_settings_are_read_from_voila_json(voila_server: VoilaServer) -> None:
     """The DurakServer section reaches the server, and culling stays a safety net a
-    classroom can live with: an open page is never culled, a vanished one goes after minutes
-    (not seconds: a slow first load must not lose its kernel), checked often."""
+    classroom can live with: an open page keeps its kernel by its heartbeat (a visible tab
+    pings every few seconds, a hidden one every 30 s), a silent or vanished one goes after
+    minutes (not seconds: a slow first load must not lose its kernel), checked often."""
     config = json.loads((REPO / "voila.json").read_text(encoding="utf-8"))
     durak, culling = config["DurakServer"], config["MappingKernelManager"]
     pool, cap = durak["classroom"], durak["max_kernels"]
     assert f"Kernel pool: {pool} x _shell.ipynb; at most {cap} kernels" in voila_server.log_text()
     assert 0 < pool < cap
-    assert culling["cull_connected"] is False and culling["cull_busy"] is False
+    # a connected but silent websocket must not hold a kernel forever (security-2026-12-01
+    # finding 3); the page's heartbeat keeps every real page's kernel active
+    assert culling["cull_connected"] is True and culling["cull_busy"] is False
     assert 60 <= culling["cull_idle_timeout"] <= 300
     assert culling["cull_interval"] <= culling["cull_idle_timeout"] / 2
     assert durak["ws_ping_interval"] < durak["ws_ping_timeout"]

@@ -10,9 +10,11 @@
 // {to: "restart"} (not while typing in a form control or a menu, not with Ctrl/Alt/Meta;
 // Space on a focused button presses it, except in presenter mode, where it is "next"); at
 // the end of a lesson, "next" follows the link to the next lesson.
-// Then {type: "ping", n} every few seconds while the tab is visible; the kernel answers
-// {type: "pong", n}. No answer for a while => the connection-lost overlay, in the page's
-// language, with one button that reloads the page and resumes where the learner was.
+// Then {type: "ping", n} every few seconds while the tab is visible (every 30 s while it is
+// hidden: the server culls a kernel whose page goes silent); the kernel answers
+// {type: "pong", n}. No answer for a while in a visible tab => the connection-lost overlay,
+// in the page's language, with one button that reloads the page and resumes where the
+// learner was.
 //
 // Links between the site's pages (a[data-durak-page]) are followed inside the tab: a plain
 // click pushes the new address (exactly the URL a direct load would use) and sends
@@ -32,7 +34,13 @@ const LANGS = ["es", "en", "ru"];
 const STATE_KEY = "durak-state:";
 const FLAG_KEY = "durak-resume:";
 const OVERLAY_ID = "durak-connection-lost";
-const TIMING = { tick: 1000, every: 3000, lostAfter: 6000, ...(globalThis.durakBridgeTiming || {}) };
+const TIMING = {
+  tick: 1000,
+  every: 3000,
+  lostAfter: 6000,
+  hiddenEvery: 30000,
+  ...(globalThis.durakBridgeTiming || {}),
+};
 const MAX_LANG = 100;
 const MAX_PARAM = 32;
 // Presenter mode scales the page so that this much of it fills the window.
@@ -460,8 +468,15 @@ function ping(model, beat) {
 }
 
 function tick(model, beat) {
-  if (beat.lost || document.visibilityState === "hidden") return;
+  if (beat.lost) return;
   const now = Date.now();
+  if (document.visibilityState === "hidden") {
+    // A hidden tab still tells its kernel it is there (the server culls a page that goes
+    // silent), but its throttled timers cannot tell a slow answer from a lost connection.
+    if (now - beat.lastPing >= TIMING.hiddenEvery) ping(model, beat);
+    beat.waitingSince = null;
+    return;
+  }
   if (beat.waitingSince !== null && now - beat.waitingSince >= TIMING.lostAfter) {
     lose(model, beat);
     return;
