@@ -17,8 +17,14 @@ What it measures (not a test; loopback only; bounded in count and time; stops by
   index's list, the sources' cards); p50/p95 over ``--changes`` changes (at least 12).
 * **returning visit** (static): the same first table in a new tab of the same browser, its
   HTTP and compiled-code caches warm.
-* **PSS per learner** after 10 and after 100 page changes (``--memory-changes``): the learner's
-  kernel process (server) or the tab's renderer process, where Pyodide runs (static).
+* **Memory per learner** after 10 and after 100 page changes (``--memory-changes``): the PSS
+  of the learner's kernel process (server), or the learner's Python on the static site: the
+  WebAssembly memory of Pyodide in the kernel's worker (the benchmark wraps
+  ``WebAssembly.Memory`` in the worker's script as it is served to see it; WebAssembly memory
+  only grows, so this is the high-water mark). Beside it, the PSS of the tab's renderer
+  process: the page's JavaScript, Blink and, on the static site, the worker and Pyodide too.
+  That figure also holds what Chromium caches and frees only under memory pressure (a
+  deterministic memory dump of the renderer, tried by hand, gave back 14-21 MiB of it).
 
 Run: ``.venv/bin/python benchmarks/navigation.py [--way server|static|both]``. The last line
 printed is the headline: ``navigation page change p95: server X s, static Y s``.
@@ -134,7 +140,8 @@ class Figures:
     changes: list[float] = field(default_factory=list)
     pss_mib: dict[int, float] = field(default_factory=dict)
     tab_mib: dict[int, float] = field(default_factory=dict)
-    """Server: PSS of the tab's renderer (the page's JavaScript, no Python) at the same counts."""
+    """PSS of the tab's renderer at the same counts (server: the page's JavaScript, no Python;
+    static site: all of the tab, Pyodide's worker included)."""
     returning_first_table: float = 0.0
     """Static site: the same, in a new tab of the same browser (its caches warm)."""
     processes: int = 0
@@ -142,6 +149,63 @@ class Figures:
 
     def p(self, q: float) -> float:
         return percentile(self.changes, q) if self.changes else float("nan")
+
+
+#: Prepended to the Pyodide kernel's worker script as it is served (static site): keeps each
+#: WebAssembly memory the worker makes, so the benchmark can read the Python heap's size.
+WASM_MEMORY_PROBE = """
+(() => {
+    const Memory = WebAssembly.Memory;
+    const seen = (globalThis.__durakWasmMemories = []);
+    const keep = (instance) => {
+        for (const value of Object.values(instance.exports)) {
+            if (value instanceof Memory) seen.push(value);
+        }
+    };
+    WebAssembly.Memory = function (descriptor) {
+        const memory = new Memory(descriptor);
+        seen.push(memory);
+        return memory;
+    };
+    WebAssembly.Memory.prototype = Memory.prototype;
+    for (const name of ["instantiate", "instantiateStreaming"]) {
+        const original = WebAssembly[name];
+        if (!original) continue;
+        WebAssembly[name] = async function (...args) {
+            const result = await original.apply(this, args);
+            keep(result.instance || result);
+            return result;
+        };
+    }
+})();
+"""
+WASM_MEMORY_MIB_JS = (
+    "Math.max(0, ...(globalThis.__durakWasmMemories || []).map((m) => m.buffer.byteLength))"
+    " / 1048576"
+)
+KERNEL_WORKER = "**/@jupyterlite/pyodide-kernel-extension/static/*.js*"
+
+
+def probe_wasm_memory(page: Page) -> None:
+    """Serve the Pyodide kernel's worker script with :data:`WASM_MEMORY_PROBE` in front."""
+    from playwright.sync_api import Route
+
+    def prepend(route: Route) -> None:
+        response = route.fetch()
+        body = response.text()
+        if "loadPyodide" in body:
+            body = WASM_MEMORY_PROBE + body
+        route.fulfill(response=response, body=body)
+
+    page.route(KERNEL_WORKER, prepend)
+
+
+def wasm_memory_mib(page: Page) -> float:
+    """The largest WebAssembly memory in the page's workers (Pyodide's heap), in MiB."""
+    sizes = [float(worker.evaluate(WASM_MEMORY_MIB_JS)) for worker in page.workers]
+    if not sizes or max(sizes) <= 0:
+        raise SystemExit("no Pyodide memory seen in the page's workers (the probe missed)")
+    return max(sizes)
 
 
 def walk(
@@ -259,17 +323,19 @@ def run_static(args: argparse.Namespace) -> Figures:
         raise SystemExit("script/build-static failed")
     with serving() as base, chromium(STATIC_ARGS) as (browser, browser_pid):
         page = browser.new_page(viewport={"width": 1280, "height": 720})
+        probe_wasm_memory(page)
         url = base + "/voici/render/index.html?lang=es"
         figures.cold_first_table = first_table(page, url, 180_000)
         marks = {10: 0, args.memory_changes: 0}
-        walk(
-            page,
-            figures,
-            max(args.changes, args.memory_changes),
-            marks,
-            lambda: renderer_pss(browser_pid),
-        )
+        tab: dict[int, int] = {}
+
+        def both() -> int:
+            tab[len(figures.changes)] = renderer_pss(browser_pid)
+            return round(wasm_memory_mib(page) * 1024)
+
+        walk(page, figures, max(args.changes, args.memory_changes), marks, both)
         figures.pss_mib = {n: kib / 1024 for n, kib in marks.items()}
+        figures.tab_mib = {n: kib / 1024 for n, kib in tab.items()}
         page.close()
         # A returning visit: the same browser (its HTTP and code caches), a new tab.
         again = browser.new_page(viewport={"width": 1280, "height": 720})
@@ -291,9 +357,13 @@ def report(figures: Figures, memory_changes: int) -> None:
     first = changes[: len(WALK)]
     print("  first round: " + ", ".join(f"{t}={s:.2f}" for t, s in zip(WALK, first, strict=False)))
     growth = figures.pss_mib[memory_changes] - figures.pss_mib[10]
-    what = "the learner's kernel" if figures.way == "server" else "the tab's renderer"
+    what = (
+        "PSS of the learner's kernel"
+        if figures.way == "server"
+        else "the learner's Python (Pyodide's WebAssembly memory)"
+    )
     print(
-        f"  PSS of {what}: {figures.pss_mib[10]:.1f} MiB after 10 changes, "
+        f"  {what}: {figures.pss_mib[10]:.1f} MiB after 10 changes, "
         f"{figures.pss_mib[memory_changes]:.1f} MiB after {memory_changes} "
         f"(+{growth:.1f} MiB; target <= {TARGET_PSS_GROWTH_MIB:.0f})"
     )

@@ -11,6 +11,9 @@ forms ``--classroom N`` and ``--max-kernels N`` exist too):
 ``pool_notebook``  the page shell every pooled kernel runs (``_shell.ipynb``).
 ``pool_pages``     notebook stems served from the pool; empty = the pages registered in
                    ``tutorial.pages.PAGES``.
+``max_waiting_per_address``  kernels one client address may hold whose browsers have not
+                   connected yet (a flood of plain GETs); ``classroom`` more than that, since a
+                   class arriving at once often shares one address (a school's NAT).
 ``max_message_bytes``, ``ws_ping_interval``, ``ws_ping_timeout``: the kernel websocket.
 
 Everything else is Voilà's: the standalone protections stay (only comm and info messages
@@ -100,7 +103,8 @@ class DurakServer(Voila):  # type: ignore[misc]
         8,
         config=True,
         help="Most kernels handed to one client address whose browsers have not connected yet "
-        "(0: no limit); beyond it that address gets the 'full' page for a while.",
+        "(0: no limit), plus classroom (a class may arrive at once behind one address); "
+        "beyond it that address gets the 'full' page for a while.",
     )
     resume_key_file = Unicode(
         "",
@@ -115,6 +119,13 @@ class DurakServer(Voila):  # type: ignore[misc]
         "classroom": "DurakServer.classroom",
         "max-kernels": "DurakServer.max_kernels",
     }
+
+    def waiting_per_address(self) -> int:
+        """The per-address limit in force: a classroom of N may arrive at once from one
+        address (a school behind NAT), so it is ``classroom`` more (0 stays off)."""
+        if self.max_waiting_per_address <= 0:
+            return 0
+        return self.max_waiting_per_address + max(0, self.classroom)
 
     def init_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = super().init_settings()
@@ -138,7 +149,7 @@ class DurakServer(Voila):  # type: ignore[misc]
             refill_delay=self.refill_delay,
             max_kernels=self.max_kernels,
             connect_timeout=self.connect_timeout,
-            max_waiting_per_address=self.max_waiting_per_address,
+            max_waiting_per_address=self.waiting_per_address(),
         )
         self.log.info(
             "Kernel pool: %d x %s; at most %s kernels",
