@@ -17,6 +17,18 @@ With teams (``Rules.teams``) a team scores as one side; otherwise every seat is 
 (3, True)
 >>> replay_match(match_record(m)).results == m.results
 True
+
+A long match can be picked up from its finished games' results alone (what a page keeps to
+resume it), its next game dealt as the match would deal it:
+
+>>> m = Match(Rules(match_scoring="three_losses"), players=3, seed=4)
+>>> m.game.play(next(iter(m.game.legal_actions())))
+>>> while m.game.outcome is None:
+...     m.game.play(next(iter(m.game.legal_actions())))
+>>> _ = m.next_game()
+>>> r = Match.resume(m.rules, 3, 4, m.results)
+>>> r.results == m.results, r.game.position() == m.game.position()
+(True, True)
 """
 
 from __future__ import annotations
@@ -26,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
-from .cards import Card, Rank, format_cards
+from .cards import Card, CardError, Rank, format_cards, parse_cards
 from .events import EventKind
 from .game import Game
 from .record import RecordError, replay, to_record
@@ -113,6 +125,66 @@ class GameResult:
             "final_attack": format_cards(self.final_attack),
             "epaulettes": self.epaulettes,
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameResult:
+        """The result :meth:`to_dict` wrote; :class:`MatchRecordError` names a bad field."""
+        if not isinstance(data, Mapping) or set(data) != _RESULT_FIELDS:
+            raise MatchRecordError(f"a game result has exactly the fields {sorted(_RESULT_FIELDS)}")
+
+        def seat(name: str, *, optional: bool = True) -> int | None:
+            value = data[name]
+            if value is None and optional:
+                return None
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 6:
+                raise MatchRecordError(f"{name} must be a seat (0-5){' or null' * optional}")
+            return value
+
+        number = data["number"]
+        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+            raise MatchRecordError("number must be a whole number from 1")
+        losers = data["losers"]
+        if not isinstance(losers, list) or len(losers) > 6:
+            raise MatchRecordError("losers must be a list of seats")
+        epaulettes = data["epaulettes"]
+        if type(epaulettes) is not int or not 0 <= epaulettes <= 2:
+            raise MatchRecordError("epaulettes must be 0, 1 or 2")
+        attack = data["final_attack"]
+        if not isinstance(attack, str) or len(attack) > 200:
+            raise MatchRecordError("final_attack must be cards in notation")
+        try:
+            final_attack = tuple(parse_cards(attack)) if attack.strip() else ()
+        except CardError as exc:
+            raise MatchRecordError(f"final_attack: {exc}") from None
+        loser_seats: list[int] = []
+        for value in losers:
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 6:
+                raise MatchRecordError("losers must be a list of seats")
+            loser_seats.append(value)
+        return cls(
+            number=number,
+            dealer=seat("dealer"),
+            previous_durak=seat("previous_durak"),
+            durak=seat("durak"),
+            losers=tuple(loser_seats),
+            final_defender=seat("final_defender"),
+            final_attack=final_attack,
+            epaulettes=epaulettes,
+        )
+
+
+_RESULT_FIELDS: Final = frozenset(
+    {
+        "number",
+        "dealer",
+        "previous_durak",
+        "durak",
+        "losers",
+        "final_defender",
+        "final_attack",
+        "epaulettes",
+    }
+)
 
 
 class Standing(NamedTuple):
@@ -272,7 +344,7 @@ class Match:
     shuffle seed is drawn from the match's ``seed``, so a match replays from its seed alike.
     """
 
-    __slots__ = ("_games", "_rng", "players", "rules", "seed")
+    __slots__ = ("_earlier", "_games", "_rng", "players", "rules", "seed")
 
     rules: Rules
     players: int
@@ -291,7 +363,47 @@ class Match:
         self.players = players
         self.seed = seed
         self._rng = random.Random(seed)
+        self._earlier: tuple[GameResult, ...] = ()
         self._games = [Game.deal(self.rules, players, self._game_seed())]
+
+    @classmethod
+    def resume(cls, rules: Rules, players: int, seed: int, results: Sequence[GameResult]) -> Match:
+        """The match of ``seed`` after the finished games ``results`` (what :attr:`results`
+        gave), its next game dealt as :meth:`next_game` would deal it: a long match picked
+        up without every game's moves. The results are checked for the match's sequence
+        (numbers, dealers, previous duraks) and the match must not be over after them; their
+        outcomes are taken as given, so they must come from a trusted place (a page seals
+        them). Raises :class:`MatchError` naming what does not fit. Such a match keeps only
+        the results of its earlier games (:attr:`games` starts at the next one)."""
+        if not results:
+            return cls(rules, players, seed)
+        match = object.__new__(cls)
+        rules.check_players(players)
+        match.rules, match.players, match.seed = rules, players, seed
+        match._rng = random.Random(seed)
+        first = Game.deal(rules, players, match._game_seed())
+        expected: tuple[int | None, int | None] = (cls._dealer(first), None)
+        for number, result in enumerate(results, 1):
+            if result.number != number:
+                raise MatchError(f"game {number}: its result is numbered {result.number}")
+            if (result.dealer, result.previous_durak) != expected:
+                raise MatchError(f"game {number}: not dealt as the match deals it")
+            if any(not 0 <= s < players for s in result.losers):
+                raise MatchError(f"game {number}: a loser outside the {players} seats")
+            if number > 1:
+                match._game_seed()
+            expected = _next_dealing(result.durak, result.previous_durak, result.dealer)
+        match._earlier = tuple(results)
+        match._games = []
+        score = match.score()
+        if score.finished:
+            raise MatchError("the match is over after these games")
+        dealer, previous = expected
+        assert dealer is not None
+        match._games = [
+            Game.deal(rules, players, match._game_seed(), dealer=dealer, previous_durak=previous)
+        ]
+        return match
 
     def _game_seed(self) -> int:
         return self._rng.randrange(_SEED_RANGE)
@@ -305,16 +417,22 @@ class Match:
 
     @property
     def games(self) -> tuple[Game, ...]:
-        """Every game dealt so far, in order (the last may still be in play)."""
+        """Every game dealt so far, in order (the last may still be in play); for a match
+        picked up with :meth:`resume`, from the game it dealt on."""
         return tuple(self._games)
+
+    @property
+    def resumed(self) -> bool:
+        """Whether its earlier games are known by their results only (:meth:`resume`)."""
+        return bool(self._earlier)
 
     @property
     def results(self) -> tuple[GameResult, ...]:
         """The results of the finished games, in order (read afresh: a game's ``undo`` is
         followed)."""
-        return tuple(
+        return self._earlier + tuple(
             game_result(game, number)
-            for number, game in enumerate(self._games, 1)
+            for number, game in enumerate(self._games, len(self._earlier) + 1)
             if game.outcome is not None
         )
 
@@ -376,12 +494,10 @@ class Match:
         outcome = game.outcome
         if outcome is None:
             raise MatchError("the current game is not over yet")
-        durak = outcome.durak  # under team_loses, the engine names one of the team (S0 item 10)
-        if durak is not None:
-            return durak, durak
-        if game.previous_durak is not None:
-            return game.previous_durak, game.previous_durak
-        return self._dealer(game), None
+        # under team_loses, the engine names one of the team as durak (S0 item 10)
+        dealer, previous = _next_dealing(outcome.durak, game.previous_durak, self._dealer(game))
+        assert dealer is not None
+        return dealer, previous
 
     def next_game(self) -> Game:
         """Deal the next game (and return it): its dealer is the durak (see
@@ -410,13 +526,27 @@ class Match:
         )
 
 
+def _next_dealing(
+    durak: int | None, previous_durak: int | None, dealer: int | None
+) -> tuple[int | None, int | None]:
+    """The next game's dealer and previous durak after a game with these facts (see
+    :meth:`Match.next_dealing`)."""
+    if durak is not None:
+        return durak, durak
+    if previous_durak is not None:
+        return previous_durak, previous_durak
+    return dealer, None
+
+
 # ---------------------------------------------------------------------- records
 
 
 def match_record(match: Match) -> dict[str, Any]:
     """The JSON-ready record of ``match``: rules, players, seed, each game's record
     (:func:`~durak_core.record.to_record`) and the finished games' results (checked on
-    replay)."""
+    replay). A match picked up with :meth:`Match.resume` has none (:class:`MatchError`)."""
+    if match.resumed:
+        raise MatchError("a resumed match knows its earlier games by their results only")
     return {
         "format": MATCH_FORMAT,
         "rules": match.rules.to_dict(),
@@ -459,6 +589,7 @@ def replay_match(data: Mapping[str, Any]) -> Match:
     match = object.__new__(Match)
     match.rules, match.players, match.seed = rules, players, seed
     match._rng = random.Random(seed)
+    match._earlier = ()
     match._games = []
     for number, record in enumerate(records, 1):
         match._games.append(_replay_game(match, number, record))

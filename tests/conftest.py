@@ -21,6 +21,18 @@ class RecordingComm(BaseComm):
         self.log.append((msg_type, copy.deepcopy(data)))
 
 
+@pytest.fixture(autouse=True)
+def resume_ledger_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """Each test's resume ledger (:mod:`tutorial.resume_ledger`) is its own, in a temporary
+    folder: no test writes to the user's Jupyter runtime folder."""
+    from tutorial import resume_ledger
+
+    saved = resume_ledger._LEDGER
+    resume_ledger._LEDGER = resume_ledger.Ledger(str(tmp_path_factory.mktemp("ledger")))
+    yield resume_ledger._LEDGER
+    resume_ledger._LEDGER = saved
+
+
 @pytest.fixture
 def messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any]]:
     """Every widget created during the test gets a :class:`RecordingComm`; the list holds

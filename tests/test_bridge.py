@@ -98,7 +98,10 @@ def test_forged_messages_are_dropped(content: object) -> None:
 )
 def test_a_bad_resume_is_dropped_but_the_hello_kept(resume: object) -> None:
     message = validate_message(hello("en", "index", resume))
-    assert message is not None and message["lang"] == "en" and message["resume"] is None
+    assert message is not None and message["lang"] == "en"
+    # an object that cannot be used is still an ask to resume: {} (the page says it could
+    # not continue, issue 19); anything else is no ask at all
+    assert message["resume"] == ({} if isinstance(resume, dict) else None)
 
 
 def test_a_ping_is_answered_with_its_number(messages: list[tuple[str, Any]]) -> None:
@@ -252,9 +255,9 @@ def test_the_play_page_resumes_the_same_deal(
     say(first.bridge, hello("en", "play"))
     _play_some(first, 3)
     stored = json.loads(json.dumps(first.bridge.resume))
-    assert set(stored) == {"deal", "game"}
-    # The deal is sealed: neither the seed nor the hidden cards are readable in it.
-    assert "1234" not in json.dumps(stored)
+    assert set(stored) == {"sealed"}
+    # One sealed token: neither the seed nor the moves are readable in it.
+    assert "1234" not in json.dumps(stored) and "take" not in json.dumps(stored)
 
     again = GameApp()  # another random deal, 2 players
     say(again.bridge, hello("en", "play", stored))
@@ -272,17 +275,25 @@ def test_the_play_page_refuses_a_forged_or_foreign_deal(monkeypatch: pytest.Monk
     app = GameApp(seed=5)
     history = list(app.controller.game.history)
     game = app.controller.resume_state()
+
+    def sealed(deal: dict[str, object], key: bytes | None = None, **more: object) -> object:
+        value = {"v": 2, "deal": deal, "game": game, "results": [], "id": "b" * 32, "n": 1}
+        return {"sealed": seal_deal({**value, **more}, key)}
+
+    classic = {"seed": 1, "players": 2, "preset": "classic"}
     forged = [
-        {
-            "deal": seal_deal({"seed": 1, "players": 2, "preset": "classic"}, b"k" * 32),
-            "game": game,
-        },
-        {"deal": seal_deal({"seed": -1, "players": 2, "preset": "classic"}), "game": game},
-        {"deal": seal_deal({"seed": 1, "players": 9, "preset": "classic"}), "game": game},
-        {"deal": seal_deal({"seed": 1, "players": 2, "preset": "nope"}), "game": game},
-        {"deal": "A" * 80, "game": game},
-        {"deal": 5, "game": game},
-        {"deal": seal_deal({"seed": 1, "players": 2, "preset": "classic"}), "game": {"v": 1}},
+        sealed(classic, b"k" * 32),
+        sealed({**classic, "seed": -1}),
+        sealed({**classic, "players": 9}),
+        sealed({**classic, "preset": "nope"}),
+        sealed(classic, v=1),
+        sealed(classic, id="not hex"),
+        sealed(classic, n=0),
+        sealed(classic, results=[[0, None, 1, [1], 1, "", 0]]),  # a single game has none
+        sealed(classic, game={"v": 1}),
+        {"sealed": "A" * 80},
+        {"sealed": 5},
+        {"deal": seal_deal(classic), "game": game},  # the old format: the deal sealed alone
     ]
     for state in forged:
         assert not app.resume(state), state
@@ -293,10 +304,10 @@ def test_the_machine_key_is_private_and_kept(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path))
-    sealed = GameApp(seed=5).bridge.resume["deal"]
+    state = GameApp(seed=5).bridge.resume
     key_file = tmp_path / "durak-resume.key"
     assert key_file.stat().st_mode & 0o077 == 0 and len(key_file.read_bytes()) == 32
-    assert GameApp(seed=6).resume({"deal": sealed, "game": GameApp(seed=5).resume_state()["game"]})
+    assert GameApp(seed=6).resume(state)
 
 
 def test_without_any_key_the_play_page_keeps_its_deal_to_itself(

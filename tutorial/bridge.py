@@ -127,8 +127,9 @@ def validate_message(content: object) -> Hello | Go | Ping | Nav | None:
 
     * ``{"type": "hello", "lang": str, "page": str, "resume": {...} | null}``: ``lang`` at most
       :data:`MAX_LANG` characters, ``page`` at most :data:`MAX_PAGE`, ``resume`` a JSON object
-      of at most :data:`RESUME_MAX_CHARS` characters. An oversized or malformed ``resume``
-      alone is dropped (the hello is kept, with ``resume=None``): the page still opens.
+      of at most :data:`RESUME_MAX_CHARS` characters. An oversized or too deep ``resume``
+      object alone is dropped (the hello is kept, with ``resume={}``, which no page can use:
+      it opens afresh and may say so); anything else that is not an object is ``None``.
       Optionally ``"present"`` and ``"step"``: the raw ``?present=`` and ``?step=`` (a string
       or null); the hello then carries ``present`` (``True`` for ``1``/``true``/``yes``/``on``)
       and ``step`` (a whole number from 1 to :data:`MAX_STEP`, else ``None``).
@@ -157,7 +158,13 @@ def validate_message(content: object) -> Hello | Go | Ping | Nav | None:
             and isinstance(page, str)
             and len(page) <= MAX_PAGE
         ):
-            resume = _resume_copy(resume) if kind == "hello" else None
+            if kind != "hello":
+                resume = None
+            else:
+                copied = _resume_copy(resume)
+                # a state that was sent but cannot be used (too large, too deep) is still an
+                # ask to resume: {} lets the page say it could not continue
+                resume = {} if copied is None and isinstance(resume, dict) else copied
             hello = Hello(type=kind, lang=lang, page=page, resume=resume)
             raw = {
                 key: value if value is None or len(value) <= MAX_PARAM else ""

@@ -18,32 +18,31 @@ new deal on request for a misdealt hand (S2). A match (:data:`MATCHES`) plays ga
 (:class:`durak_core.match.Match`): to three losses (S0) or epaulettes (S2); the result panel
 then shows the standings and offers the next game, dealt by the durak and led from his left.
 
-Resume after a lost connection carries the deal (seed, players, rules, level, house rules,
-match) so the same game goes on; in a match, the finished games' moves too (they were all
-played face up), bound to the sealed deal by their digest. The seed would reveal every
-hidden card, so it never reaches the browser in the clear: it is sealed (encrypted and
-authenticated) with the server's key, ``DURAK_RESUME_KEY`` in the kernel's environment.
-Without a key (e.g. the static site) the page does not offer its deal for resuming, and a
-resumed page deals anew. A hot-seat game is not resumable.
+Resume after a lost connection carries the whole state as one sealed token (encrypted and
+authenticated with the server's key, ``DURAK_RESUME_KEY`` in the kernel's environment:
+:mod:`tutorial.sealing`): the deal (seed, players, rules, level, house rules, match), every
+move of the game, the computer's included, and in a match the finished games' results (not
+their moves: a long match stays small). The browser can neither read it (the seed would
+reveal every hidden card) nor change it; an older token than the newest sealed for the game
+is refused too (:mod:`tutorial.resume_ledger`), so a move cannot be taken back by handing an
+old one over. A refused token deals anew and the page says so (and when the server's key
+changed, that this is why). Without a key (e.g. the static site) the page offers nothing to
+resume and a reload deals anew. A hot-seat game is not resumable.
 """
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
 import random
-import re
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 import ipywidgets as w
 
 from durak_core import PRESETS, Action, ActionKind, Game, Observation, Rules, RulesError, observe
 from durak_core.bots import DEFAULT_LEVEL, Bot, next_seat
-from durak_core.match import Match, Standing
+from durak_core.match import GameResult, Match, MatchError, MatchRecordError, Standing
 
 from .app import LessonApp
 from .bridge import PageBridge
@@ -54,7 +53,8 @@ from .move_log import MoveLog
 from .names import card_short, preset_name, rank_name
 from .opponent import PAGE_LEVELS, page_bot, review_bot
 from .page import escape, set_shown
-from .sealing import RESUME_KEY_ENV
+from .resume_ledger import GAME_ID, ledger
+from .sealing import RESUME_KEY_ENV, sealed_with_another_key
 from .sealing import seal as seal_deal
 from .sealing import unseal as unseal_deal
 
@@ -77,7 +77,6 @@ __all__ = [
     "match_description",
     "match_name",
     "page_rules",
-    "past_digest",
     "review",
     "review_html",
     "seal_deal",
@@ -100,11 +99,23 @@ HOUSE_RULES: Final = ("teams", "flash", "misdeal")
 MATCHES: Final = ("single", "three_losses", "epaulette_ladder")
 """The match choices (``Rules.match_scoring``): one game, to three losses (S0), epaulettes
 (S2)."""
-_DEAL_KEYS: Final = frozenset({"seed", "players", "preset", "level", "match", "past", *HOUSE_RULES})
-_DIGEST: Final = re.compile(r"[0-9a-f]{16}")
-_MAX_PAST_GAMES: Final = 100
-_MAX_GAME_ACTIONS: Final = 2_000
-_MAX_NOTATION: Final = 16
+_DEAL_KEYS: Final = frozenset({"seed", "players", "preset", "level", "match", *HOUSE_RULES})
+RESUME_FORMAT: Final = 2
+"""The version of the sealed resume state (1 sealed the deal only)."""
+_STATE_KEYS: Final = frozenset({"v", "deal", "game", "results", "id", "n"})
+_RESULT_ROW: Final = (
+    "dealer",
+    "previous_durak",
+    "durak",
+    "losers",
+    "final_defender",
+    "final_attack",
+    "epaulettes",
+)
+"""A finished game's :class:`GameResult` in the resume state: these fields, as a list."""
+_MAX_PAST_GAMES: Final = 1_000
+"""The most finished games a resumed match may have (an epaulette match in random play took
+84-173)."""
 
 
 def level_name(level: str, tr: Gettext) -> str:
@@ -228,13 +239,6 @@ def page_rules(
     return rules.replace(**changes) if changes else rules
 
 
-def past_digest(past: list[list[str]]) -> str:
-    """The digest of a match's finished games (their moves in notation), kept in the sealed
-    deal so that the moves sent back on resume are the ones played."""
-    text = json.dumps(past, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
 @dataclass(frozen=True)
 class Deal:
     """What the page deals: the seed (a match's seed in a match), the players, the preset,
@@ -248,8 +252,6 @@ class Deal:
     flash: bool = False
     misdeal: bool = False
     match: str = "single"
-    past: str = ""
-    """In a match: :func:`past_digest` of its finished games."""
 
     @property
     def rules(self) -> Rules:
@@ -267,7 +269,7 @@ class Deal:
         }
         data.update({name: True for name in HOUSE_RULES if getattr(self, name)})
         if self.match != "single":
-            data.update(match=self.match, past=self.past)
+            data["match"] = self.match
         return data
 
 
@@ -291,12 +293,6 @@ def _valid_deal(deal: object) -> Deal | None:
         return None
     if not isinstance(match, str) or match not in MATCHES:
         return None
-    past = deal.get("past", "")
-    if match == "single":
-        if "past" in deal:
-            return None
-    elif not isinstance(past, str) or not _DIGEST.fullmatch(past):
-        return None
     try:
         rules = page_rules(preset, match=match, **switches)
     except RulesError:
@@ -307,37 +303,29 @@ def _valid_deal(deal: object) -> Deal | None:
         rules.check_players(players)
     except RulesError:
         return None
-    return Deal(seed, players, preset, level, match=match, past=past, **switches)
+    return Deal(seed, players, preset, level, match=match, **switches)
 
 
-def _parse_past(raw: object) -> list[list[str]] | None:
-    """A match's finished games as sent back on resume: lists of moves in notation."""
+def _result_row(result: GameResult) -> list[Any]:
+    """A finished game's result as kept in the resume state (see :data:`_RESULT_ROW`)."""
+    fields = result.to_dict()
+    return [fields[name] for name in _RESULT_ROW]
+
+
+def _parse_results(raw: object) -> list[GameResult] | None:
+    """The finished games' results of a resume state (rows of :func:`_result_row`)."""
     if not isinstance(raw, list) or len(raw) > _MAX_PAST_GAMES:
         return None
-    past: list[list[str]] = []
-    for moves in raw:
-        if not isinstance(moves, list) or len(moves) > _MAX_GAME_ACTIONS:
+    results: list[GameResult] = []
+    for number, row in enumerate(raw, 1):
+        if not isinstance(row, list) or len(row) != len(_RESULT_ROW):
             return None
-        if not all(isinstance(m, str) and len(m) <= _MAX_NOTATION for m in moves):
+        try:
+            fields = dict(zip(_RESULT_ROW, row, strict=True))
+            results.append(GameResult.from_dict({"number": number, **fields}))
+        except MatchRecordError:
             return None
-        past.append(list(moves))
-    return past
-
-
-def _replay_match(deal: Deal, past: list[list[str]]) -> Match | None:
-    """The match of ``deal`` with its finished games replayed; None if they do not fit."""
-    try:
-        match = Match(deal.rules, deal.players, deal.seed)
-        for moves in past:
-            game = match.game
-            for move in moves:
-                game.play(Action.parse(move))
-            if game.outcome is None or match.finished:
-                return None
-            match.next_game()
-    except Exception:  # a bad state must never break the page: just refuse it
-        return None
-    return match
+    return results
 
 
 def game_lesson(
@@ -700,10 +688,14 @@ class GameApp(LessonApp):
         self._deal_players, self._deal_preset = players, preset
         self._level, self._hot_seat = level, hot_seat
         self._names = [_clean_name(n) for n in (names or [])]
-        self._sealed: str | None = None
+        self._game_id = secrets.token_hex(16)
+        """The current game's random id in its resume state (see :mod:`tutorial.resume_ledger`)."""
+        self._state_number = 0
+        self._sealed: tuple[dict[str, Any], str] | None = None
+        """The last resume state sealed, as a value and as the token sent."""
+        self._resume_refused: Literal["", "lost", "new-key"] = ""
+        """A saved game handed back on opening could not be continued (and why)."""
         self._match: Match | None = None
-        self._past: list[list[str]] = []
-        """In a match: the moves of its finished games, in order."""
         rules = self._deal.rules
         game = Game.deal(rules, players, self._seed, dealer=players - 1)
         super().__init__(
@@ -874,7 +866,6 @@ class GameApp(LessonApp):
     def _use_deal(self, deal: Deal) -> None:
         """Deal ``deal`` (in a match, its first game) and start it in free play."""
         self._match = None if deal.match == "single" else Match(deal.rules, deal.players, deal.seed)
-        self._past = []
         self._start(deal)
 
     def _deal_maker(self, deal: Deal) -> Callable[[], Game]:
@@ -890,13 +881,11 @@ class GameApp(LessonApp):
 
     def _start(self, deal: Deal) -> None:
         """Start the current game of ``deal`` in free play, and seal the deal."""
-        if self._match is not None:
-            deal = replace(deal, past=past_digest(self._past))
         make = self._deal_maker(deal)
         rules, players, preset = deal.rules, deal.players, deal.preset
         self._deal = deal
         self._seed, self._deal_players, self._deal_preset = deal.seed, players, preset
-        self._sealed = None if self._hot_seat else seal_deal(deal.sealed())
+        self._game_id, self._state_number, self._sealed = secrets.token_hex(16), 0, None
         controller = self.play
         controller.hot_seat = self._hot_seat
         controller.scoring = not self._hot_seat
@@ -910,6 +899,7 @@ class GameApp(LessonApp):
     def new_game(self) -> None:
         """Deal a new game (or match) with the chosen mode, players, level, rules, house rules
         and names."""
+        self._forget_refused_resume()
         preset = str(self.preset.value)
         players = int(self.players.value)
         rules = Rules.preset(preset)
@@ -963,12 +953,12 @@ class GameApp(LessonApp):
         match is over, a new one."""
         if self.play.game.outcome is None:
             return  # a forged click while the game goes on
+        self._forget_refused_resume()
         if not self._match_goes_on():
             self.new_game()
             return
         match = self.match_state
         assert match is not None
-        self._past.append([str(action) for action in match.game.history])
         match.next_game()
         self._start(self._deal)
 
@@ -1016,7 +1006,7 @@ class GameApp(LessonApp):
                 + "".join(f"<td>{escape(cell)}</td>" for cell in cells)
                 + "</tr>"
             )
-        games = len(match.games)
+        games = len(match.results)
         # TRANSLATORS: heading of the match standings; {match} is "To three losses" or
         # "Epaulettes".
         title = tr.gettext(
@@ -1095,39 +1085,83 @@ class GameApp(LessonApp):
         return self.i18n.gettext("Play a whole game")
 
     def resume_state(self) -> dict[str, Any]:
-        """The sealed deal and the game's moves (nothing without a server key, nothing in
-        hot-seat); in a match, the finished games' moves too (``past``)."""
-        if not hasattr(self, "deal") or self._sealed is None or self._hot_seat:
+        """``{"sealed": token}``: the deal, the game (every move) and a match's finished
+        games' results, sealed as one token (see the module's docstring); nothing without a
+        server key, nothing in hot-seat."""
+        if not hasattr(self, "deal") or self._hot_seat:
             return {}
-        state: dict[str, Any] = {"deal": self._sealed, "game": self.controller.resume_state()}
-        if self._match is not None:
-            state["past"] = [list(moves) for moves in self._past]
-        return state
+        match = self._match
+        value = {
+            "v": RESUME_FORMAT,
+            "deal": self._deal.sealed(),
+            "game": self.controller.resume_state(),
+            "results": [] if match is None else [_result_row(r) for r in self.match_results()],
+            "id": self._game_id,
+        }
+        if self._sealed is not None and self._sealed[0] == value:
+            return {"sealed": self._sealed[1]}
+        self._state_number += 1
+        token = seal_deal({**value, "n": self._state_number})
+        if token is None:
+            return {}
+        ledger().record(self._game_id, self._state_number)
+        self._sealed = (value, token)
+        return {"sealed": token}
+
+    def match_results(self) -> tuple[GameResult, ...]:
+        """The results of the match's finished games before the current one."""
+        match = self._match
+        if match is None:
+            return ()
+        results = match.results
+        return results[:-1] if match.game.outcome is not None else results
 
     def resume(self, state: object) -> bool:
-        """Deal the sealed game again (in a match: replay its finished games, which must be
-        the ones the sealed deal names) and replay its moves; ``False`` (nothing changed)
-        when the deal was not sealed by this server or the moves do not fit it."""
-        if not isinstance(state, dict) or set(state) - {"past"} != {"deal", "game"}:
+        """Continue the game sealed in ``state`` (from :meth:`resume_state`): deal it again
+        (in a match, picked up from its finished games' results) and replay its moves.
+        ``False``, with nothing changed, for anything else: a token this server did not seal
+        or sealed under another key, an older state of the game than its newest, or moves
+        that do not fit; the page then says that it dealt a new game."""
+        refused = self._resume(state)
+        if refused:
+            token = state.get("sealed") if isinstance(state, dict) else None
+            self._resume_refused = "new-key" if sealed_with_another_key(token) else "lost"
+            self._render_notice()
             return False
-        deal = _valid_deal(unseal_deal(state["deal"]))
-        if deal is None:
-            return False
+        self._resume_refused = ""
+        return True
+
+    def _resume(self, state: object) -> bool:
+        """:meth:`resume`'s work; ``True`` when refused."""
+        if not isinstance(state, dict) or set(state) != {"sealed"}:
+            return True
+        value = unseal_deal(state["sealed"])
+        if value is None or set(value) != _STATE_KEYS or value["v"] != RESUME_FORMAT:
+            return True
+        deal = _valid_deal(value["deal"])
+        game_id, number = value["id"], value["n"]
+        if deal is None or not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
+            return True
+        if type(number) is not int or number < 1:
+            return True
+        newest = ledger().latest(game_id)
+        if newest is not None and newest > number:
+            return True  # an older state of this game: it would take moves back
+        results = _parse_results(value["results"])
+        if results is None:
+            return True
         match: Match | None = None
-        past: list[list[str]] = []
         rules, players, preset = deal.rules, deal.players, deal.preset
         if deal.match == "single":
-            if "past" in state:
-                return False
+            if results:
+                return True
             dealt = Game.deal(rules, players, deal.seed, dealer=players - 1)
         else:
-            parsed = _parse_past(state.get("past"))
-            if parsed is None or not hmac.compare_digest(past_digest(parsed), deal.past):
-                return False
-            match = _replay_match(deal, parsed)
-            if match is None:
-                return False
-            past, dealt = parsed, match.game
+            try:
+                match = Match.resume(rules, players, deal.seed, results)
+            except (MatchError, RulesError):
+                return True
+            dealt = match.game
         lesson = game_lesson(rules, players, preset, dealt)
         controller = self.play
         saved = (controller.lesson, controller.start_game, controller.hot_seat, controller.bot)
@@ -1136,16 +1170,18 @@ class GameApp(LessonApp):
         controller.lesson, controller.start_game = lesson, lesson.start
         controller.hot_seat, controller.scoring = False, True
         controller.bot = page_bot(deal.level)
-        if not controller.resume(state["game"]):
+        if not controller.resume(value["game"]):
             controller.lesson, controller.start_game, controller.hot_seat, controller.bot = saved
             controller.scoring = saved_scoring
-            return False
-        self._match, self._past = match, past
+            return True
+        self._match = match
         controller.start_game = self._deal_maker(deal)
         self._deal = deal
         self._seed, self._deal_players, self._deal_preset = deal.seed, players, preset
         self._level, self._hot_seat = deal.level, False
-        self._sealed = state["deal"]
+        # the same state seals to the same token again (until the game goes on)
+        kept = {k: v for k, v in value.items() if k != "n"}
+        self._game_id, self._state_number, self._sealed = game_id, number, (kept, state["sealed"])
         with self.widget.hold_sync():
             self.mode.value = "computer"
             self.level.value = deal.level
@@ -1155,7 +1191,25 @@ class GameApp(LessonApp):
             self.match.value = deal.match
             self.players.value = players
         self.render()
-        return True
+        return False
+
+    def _forget_refused_resume(self) -> None:
+        if self._resume_refused:
+            self._resume_refused = ""
+            self._render_notice()
+
+    def notices(self, tr: Gettext) -> list[str]:
+        """The page's notes: a saved game that could not be continued."""
+        if self._resume_refused == "new-key":
+            return [
+                tr.gettext(
+                    "The explainer has been restarted with a new key since your game was "
+                    "saved, so it could not be continued. Here is a new deal."
+                )
+            ]
+        if self._resume_refused == "lost":
+            return [tr.gettext("Your saved game could not be continued, so here is a new deal.")]
+        return []
 
     def match_over_text(self, tr: Gettext) -> str:
         """Who lost the match, once the match is decided; else ``""``."""

@@ -292,22 +292,32 @@ class BridgedPage:
         self._render_notice()
         self.sync_bridge()
 
+    def notices(self, tr: Gettext) -> list[str]:
+        """Notes this page shows above its content (e.g. a saved state it could not use)."""
+        return []
+
     def _render_notice(self) -> None:
-        code = self._unknown_language
-        if code is None:
-            self.notice.value = ""
-            set_shown(self.notice, False)
-            return
         tr = self.i18n
-        shown = code.strip()[:_MAX_CODE_SHOWN] or "?"
-        text = tr.gettext(
-            "This page has no “{code}” version, so it is shown in {language}. "
-            "You can pick another language in the menu.",
-            code=shown,
-            language=tr.language_name(tr.language),
+        texts = []
+        code = self._unknown_language
+        if code is not None:
+            shown = code.strip()[:_MAX_CODE_SHOWN] or "?"
+            texts.append(
+                tr.gettext(
+                    "This page has no “{code}” version, so it is shown in {language}. "
+                    "You can pick another language in the menu.",
+                    code=shown,
+                    language=tr.language_name(tr.language),
+                )
+            )
+        try:
+            texts += self.notices(tr)
+        except Exception:
+            log.exception("page: could not write its notes")
+        self.notice.value = "".join(
+            f"<p class='durak-note' role='status'>{escape(text)}</p>" for text in texts
         )
-        self.notice.value = f"<p class='durak-note' role='status'>{escape(text)}</p>"
-        set_shown(self.notice, True)
+        set_shown(self.notice, bool(texts))
 
     def sync_bridge(self) -> None:
         """Send the language, tab title, overlay words and resume state to the browser

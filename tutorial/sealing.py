@@ -28,7 +28,9 @@ RESUME_KEY_ENV: Final = "DURAK_RESUME_KEY"
 _KEY_ID: Final = 4
 _NONCE: Final = 16
 _TAG: Final = 32
-_MAX_TOKEN: Final = 400
+_MAX_TOKEN: Final = 60_000
+"""The longest token read (a whole game and a long match's results fit; a websocket message
+is at most 64 KiB)."""
 
 
 _KEY_FILE: Final = "durak-resume.key"

@@ -33,6 +33,7 @@
 const LANGS = ["es", "en", "ru"];
 const STATE_KEY = "durak-state:";
 const FLAG_KEY = "durak-resume:";
+const MAX_RESUME_CHARS = 60 * 1024;
 const OVERLAY_ID = "durak-connection-lost";
 const TIMING = {
   tick: 1000,
@@ -103,7 +104,11 @@ function takeResume() {
   try {
     if (store.getItem(FLAG_KEY + path) === null) return null;
     store.removeItem(FLAG_KEY + path);
-    const data = JSON.parse(store.getItem(STATE_KEY + path) || "null");
+    const text = store.getItem(STATE_KEY + path) || "null";
+    // The server drops a whole message over 64 KiB (the page would wait for ever): a state
+    // that big is not sent, and the page says it could not continue.
+    if (text.length > MAX_RESUME_CHARS) return {};
+    const data = JSON.parse(text);
     return data && typeof data === "object" && !Array.isArray(data) ? data : null;
   } catch (_err) {
     return null;
