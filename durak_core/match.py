@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Final, NamedTuple
 
 from .cards import Card, CardError, Rank, format_cards, parse_cards
@@ -46,6 +46,7 @@ from .rules import MatchScoring, Rules, RulesError, Teams, team_of
 
 __all__ = [
     "MATCH_FORMAT",
+    "RESULT_FIELDS",
     "GameResult",
     "Match",
     "MatchError",
@@ -129,62 +130,43 @@ class GameResult:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameResult:
         """The result :meth:`to_dict` wrote; :class:`MatchRecordError` names a bad field."""
-        if not isinstance(data, Mapping) or set(data) != _RESULT_FIELDS:
-            raise MatchRecordError(f"a game result has exactly the fields {sorted(_RESULT_FIELDS)}")
-
-        def seat(name: str, *, optional: bool = True) -> int | None:
-            value = data[name]
-            if value is None and optional:
-                return None
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 6:
-                raise MatchRecordError(f"{name} must be a seat (0-5){' or null' * optional}")
-            return value
-
-        number = data["number"]
-        if not isinstance(number, int) or isinstance(number, bool) or number < 1:
+        if not isinstance(data, Mapping) or set(data) != set(RESULT_FIELDS):
+            raise MatchRecordError(f"a game result has exactly the fields {list(RESULT_FIELDS)}")
+        number, losers = data["number"], data["losers"]
+        epaulettes, attack = data["epaulettes"], data["final_attack"]
+        if type(number) is not int or number < 1:
             raise MatchRecordError("number must be a whole number from 1")
-        losers = data["losers"]
-        if not isinstance(losers, list) or len(losers) > 6:
+        if not isinstance(losers, list) or len(losers) > 6 or not all(map(_is_seat, losers)):
             raise MatchRecordError("losers must be a list of seats")
-        epaulettes = data["epaulettes"]
         if type(epaulettes) is not int or not 0 <= epaulettes <= 2:
             raise MatchRecordError("epaulettes must be 0, 1 or 2")
-        attack = data["final_attack"]
         if not isinstance(attack, str) or len(attack) > 200:
             raise MatchRecordError("final_attack must be cards in notation")
+        for name in ("dealer", "previous_durak", "durak", "final_defender"):
+            if data[name] is not None and not _is_seat(data[name]):
+                raise MatchRecordError(f"{name} must be a seat (0-5) or null")
         try:
             final_attack = tuple(parse_cards(attack)) if attack.strip() else ()
         except CardError as exc:
             raise MatchRecordError(f"final_attack: {exc}") from None
-        loser_seats: list[int] = []
-        for value in losers:
-            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 6:
-                raise MatchRecordError("losers must be a list of seats")
-            loser_seats.append(value)
         return cls(
             number=number,
-            dealer=seat("dealer"),
-            previous_durak=seat("previous_durak"),
-            durak=seat("durak"),
-            losers=tuple(loser_seats),
-            final_defender=seat("final_defender"),
+            dealer=data["dealer"],
+            previous_durak=data["previous_durak"],
+            durak=data["durak"],
+            losers=tuple(losers),
+            final_defender=data["final_defender"],
             final_attack=final_attack,
             epaulettes=epaulettes,
         )
 
 
-_RESULT_FIELDS: Final = frozenset(
-    {
-        "number",
-        "dealer",
-        "previous_durak",
-        "durak",
-        "losers",
-        "final_defender",
-        "final_attack",
-        "epaulettes",
-    }
-)
+def _is_seat(value: object) -> bool:
+    return type(value) is int and 0 <= value < 6
+
+
+RESULT_FIELDS: Final = tuple(f.name for f in fields(GameResult))
+""":class:`GameResult`'s fields, in order (the keys of :meth:`GameResult.to_dict`)."""
 
 
 class Standing(NamedTuple):

@@ -42,7 +42,14 @@ import ipywidgets as w
 
 from durak_core import PRESETS, Action, ActionKind, Game, Observation, Rules, RulesError, observe
 from durak_core.bots import DEFAULT_LEVEL, Bot, next_seat
-from durak_core.match import GameResult, Match, MatchError, MatchRecordError, Standing
+from durak_core.match import (
+    RESULT_FIELDS,
+    GameResult,
+    Match,
+    MatchError,
+    MatchRecordError,
+    Standing,
+)
 
 from .app import LessonApp
 from .bridge import PageBridge
@@ -103,15 +110,7 @@ _DEAL_KEYS: Final = frozenset({"seed", "players", "preset", "level", "match", *H
 RESUME_FORMAT: Final = 2
 """The version of the sealed resume state (1 sealed the deal only)."""
 _STATE_KEYS: Final = frozenset({"v", "deal", "game", "results", "id", "n"})
-_RESULT_ROW: Final = (
-    "dealer",
-    "previous_durak",
-    "durak",
-    "losers",
-    "final_defender",
-    "final_attack",
-    "epaulettes",
-)
+_RESULT_ROW: Final = RESULT_FIELDS[1:]  # the number is the row's place
 """A finished game's :class:`GameResult` in the resume state: these fields, as a list."""
 _MAX_PAST_GAMES: Final = 1_000
 """The most finished games a resumed match may have (an epaulette match in random play took
@@ -1122,8 +1121,7 @@ class GameApp(LessonApp):
         ``False``, with nothing changed, for anything else: a token this server did not seal
         or sealed under another key, an older state of the game than its newest, or moves
         that do not fit; the page then says that it dealt a new game."""
-        refused = self._resume(state)
-        if refused:
+        if not self._resume(state):
             token = state.get("sealed") if isinstance(state, dict) else None
             self._resume_refused = "new-key" if sealed_with_another_key(token) else "lost"
             self._render_notice()
@@ -1132,35 +1130,35 @@ class GameApp(LessonApp):
         return True
 
     def _resume(self, state: object) -> bool:
-        """:meth:`resume`'s work; ``True`` when refused."""
+        """:meth:`resume`'s work: ``True`` when it resumed."""
         if not isinstance(state, dict) or set(state) != {"sealed"}:
-            return True
+            return False
         value = unseal_deal(state["sealed"])
         if value is None or set(value) != _STATE_KEYS or value["v"] != RESUME_FORMAT:
-            return True
+            return False
         deal = _valid_deal(value["deal"])
         game_id, number = value["id"], value["n"]
         if deal is None or not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
-            return True
+            return False
         if type(number) is not int or number < 1:
-            return True
+            return False
         newest = ledger().latest(game_id)
         if newest is not None and newest > number:
-            return True  # an older state of this game: it would take moves back
+            return False  # an older state of this game: it would take moves back
         results = _parse_results(value["results"])
         if results is None:
-            return True
+            return False
         match: Match | None = None
         rules, players, preset = deal.rules, deal.players, deal.preset
         if deal.match == "single":
             if results:
-                return True
+                return False
             dealt = Game.deal(rules, players, deal.seed, dealer=players - 1)
         else:
             try:
                 match = Match.resume(rules, players, deal.seed, results)
             except (MatchError, RulesError):
-                return True
+                return False
             dealt = match.game
         lesson = game_lesson(rules, players, preset, dealt)
         controller = self.play
@@ -1173,7 +1171,7 @@ class GameApp(LessonApp):
         if not controller.resume(value["game"]):
             controller.lesson, controller.start_game, controller.hot_seat, controller.bot = saved
             controller.scoring = saved_scoring
-            return True
+            return False
         self._match = match
         controller.start_game = self._deal_maker(deal)
         self._deal = deal
@@ -1191,7 +1189,7 @@ class GameApp(LessonApp):
             self.match.value = deal.match
             self.players.value = players
         self.render()
-        return False
+        return True
 
     def _forget_refused_resume(self) -> None:
         if self._resume_refused:
