@@ -176,3 +176,24 @@ def recording_catalog(lang: str) -> tuple[Catalog, RecordingTranslations]:
     write_mo(buffer, catalog)
     buffer.seek(0)
     return catalog, RecordingTranslations(buffer)
+
+
+def defending_play_page(language: str = "en") -> tuple[Any, list[str]]:
+    """A play page (``GameApp``, two players) where the learner defends against one card and
+    two hand cards cannot beat it, with those two cards in notation (for floods of refused
+    tries: tests/test_message_flood.py, benchmarks/message_flood.py)."""
+    from tutorial.game_page import GameApp
+
+    for seed in range(200):
+        app = GameApp(players=2, language=language, seed=seed, pace=0)
+        game, you = app.controller.game, app.controller.you
+        if game.outcome is None and game.defending(you) and len(game.table) == 1:
+            attack = game.table[0][0]
+            wrong = [
+                c.ascii()
+                for c in game.hand(you)
+                if game.why_illegal(Action.beat(you, c, attack)) is not None
+            ]
+            if len(wrong) >= 2 and game.is_legal(Action.take(you)):
+                return app, wrong[:2]
+    raise AssertionError("no deal in 200 seeds where two hand cards cannot beat")

@@ -198,3 +198,38 @@ def test_failures_never_reach_the_page(kernel: Kernel) -> None:
         "SECRET-THREAD",
     ):
         assert secret in server_log, secret
+
+
+LIMITED = """
+from tutorial import kernel_safety
+kernel_safety.harden_kernel()
+kernel_safety.harden_kernel()
+kernel_safety.MESSAGE_LIMIT.rate = 1e-9  # no refill while the test floods
+import ipywidgets as w
+clicks = []
+button = w.Button()
+button.on_click(lambda _b: clicks.append(1))
+print(button.model_id)
+"""
+
+
+def test_browser_messages_beyond_the_burst_are_dropped_and_logged_once(kernel: Kernel) -> None:
+    """The kernel's shell handler for ``comm_msg`` is the limited one: a flood of forged
+    clicks does the work of one burst only, says so once in the server log, and then a
+    click works again (issue 19, item 4)."""
+    from tutorial.kernel_safety import BURST
+
+    button = kernel.run(LIMITED).strip()
+    limited = "getattr(get_ipython().kernel.shell_handlers['comm_msg'], '_durak_rate_limited', 0)"
+    assert kernel.value(f"bool({limited})")
+    click = {"comm_id": button, "data": {"method": "custom", "content": {"event": "click"}}}
+    for _ in range(BURST * 6):
+        kernel.send("comm_msg", click)
+    assert kernel.value("len(clicks)") == BURST
+    assert kernel.value("kernel_safety.MESSAGE_LIMIT.dropped") == BURST * 5
+    kernel.run("kernel_safety.MESSAGE_LIMIT.rate = 1e9")  # time passes: the bucket refills
+    kernel.send("comm_msg", click)
+    assert kernel.value("len(clicks)") == BURST + 1
+    kernel.drain()
+    assert not [m for m in kernel.iopub if m["msg_type"] == "error"]
+    assert kernel.log.read_text().count("dropping them until they stop") == 1

@@ -27,7 +27,7 @@ from tutorial.controller import LessonController
 from tutorial.explain import explain, narrate
 from tutorial.game_page import game_lesson
 from tutorial.i18n import I18n
-from tutorial.move_log import MoveLog, log_lines, result_view
+from tutorial.move_log import MAX_TRIES, MoveLog, log_lines, result_view
 from tutorial.names import Role, card_short, role_name
 
 
@@ -321,3 +321,73 @@ def test_in_team_play_the_durak_s_whole_team_loses_s0_s2() -> None:
     assert won["outcome"] == "won" and won["title"] == "Pierde el equipo de Ana y Carla."
     ru = result_view(outcome, [0, 0, 3, 0], I18n("ru"), players=names, you=3)
     assert ru["title"] == "В дураках остаётся вся команда: Ana и Carla."
+
+
+# ---------------------------------------------------------------------------- bounded
+
+
+def test_refused_tries_are_bounded_and_moves_and_events_complete() -> None:
+    """Thousands of refused tries (two wrong moves in turn, as a forged flood sends them):
+    at most MAX_TRIES lines between two real moves; every move and event is still logged."""
+    controller = free_game(2, 3)
+    game = controller.game
+    rng = random.Random(3)
+    tries = 0
+    while game.outcome is None:
+        wrong = [
+            a for a in (Action.take(0), Action.pass_(0)) if game.why_illegal(a) is not None
+        ] + [Action.lead(0, card) for card in game.hand(1)[:2]]  # not in the learner's hand
+        for i in range(500):
+            controller._try(wrong[i % len(wrong)])
+            tries += 1
+        learner_move(controller, rng)
+    entries = controller.log.entries
+    assert tries >= 2000
+    moves = [e for e in entries if e.kind == "move"]
+    assert len(moves) == len(game.history)
+    events = [event for entry in moves for event in entry.events]
+    assert events == list(game.events[len(entries[0].events) :])  # no event lost
+    run = 0
+    for entry in entries:
+        run = run + 1 if entry.kind == "refused" else 0
+        assert run <= MAX_TRIES
+    assert len(entries) <= 1 + len(moves) * (1 + MAX_TRIES) + MAX_TRIES
+    assert sum(e.kind == "refused" for e in entries) >= MAX_TRIES  # they are logged, a few
+
+
+def test_a_new_run_of_tries_after_a_move_is_logged_again() -> None:
+    log = MoveLog()
+    game = Game.deal(Rules.preset("classic"), 2, 1, dealer=1)
+    log.start(game.events)
+    epoch = log.epoch
+    seat = game.attacker
+    wrong = [Action.take(seat), Action.pass_(seat)]
+    refusals = [game.why_illegal(a) for a in wrong]
+    assert all(isinstance(r, IllegalAction) for r in refusals)
+    kept = [log.refused(seat, refusals[i % 2]) for i in range(1000)]  # type: ignore[arg-type]
+    assert kept == [True] * MAX_TRIES + [False] * (1000 - MAX_TRIES)
+    action = next(iter(game.legal_actions()))
+    before = game.event_count
+    game.play(action)
+    log.move(action.seat, game.events_since(before))
+    again = game.why_illegal(Action.take(action.seat))
+    assert isinstance(again, IllegalAction) and log.refused(action.seat, again)
+    assert len(log) == 1 + MAX_TRIES + 1 + 1
+    assert log.epoch == epoch  # only appended: the same epoch
+    log.start()
+    assert log.epoch == epoch + 1
+    log.clear()
+    assert log.epoch == epoch + 2
+
+
+def test_log_lines_from_a_place_are_the_tail_of_the_whole() -> None:
+    controller = free_game(3, 11)
+    play_out(controller, 11)
+    tr = controller.i18n
+    names = controller.names(tr)
+    whole = log_lines(controller.log, tr, players=names, you=0, rules=controller.game.rules)
+    for start in (0, 1, len(whole) // 2, len(whole) - 1, len(whole), len(whole) + 5):
+        tail = log_lines(
+            controller.log, tr, players=names, you=0, rules=controller.game.rules, start=start
+        )
+        assert tail == whole[start:]

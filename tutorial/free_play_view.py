@@ -5,6 +5,14 @@ move log (:class:`MoveLogWidget`, every move with whose it was, the learner's re
 and, once the game is over, who is the durak with a button to play again. It is hidden
 outside free play. :class:`Pacer` makes the others' moves follow each other with a pause, on
 the kernel's event loop, so a person can see each one.
+
+The move log costs the same for every new entry, however long the game (issue 19, item 4):
+:class:`LogLines` words only the entries it has not worded yet (the log only grows, until a
+new game or another language), and :class:`MoveLogWidget` sends the browser what changed,
+not the whole log: its ``lines`` trait carries ``{"seq", "start", "lines", "total"}``, the
+lines from place ``start`` on (``start`` 0: the whole log, a reset). The widget's full state
+(a new view, ``request_states``) always holds the whole log; a browser that missed an update
+(``seq`` not the next one) asks for the whole log again (``{"type": "resync"}``).
 """
 
 from __future__ import annotations
@@ -15,21 +23,21 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable
-from typing import Final, Protocol, TypedDict
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final, Protocol, TypedDict
 
 import anywidget
 import ipywidgets as w
 from traitlets import Dict
 
-from durak_core import ActionKind, Game
+from durak_core import ActionKind, Game, Rules
 
 from .assets import MODULE_LOADER, asset, module_trait
-from .browser_input import PythonOnlyTraits
+from .browser_input import PythonOnlyTraits, validated
 from .controller import LessonController
 from .i18n import Gettext
 from .lesson_view import last_out_together
-from .move_log import LogLine, ResultView, log_lines, result_view
+from .move_log import LogLine, MoveLog, ResultView, log_lines, result_view
 from .page import escape, set_shown
 
 __all__ = [
@@ -37,6 +45,7 @@ __all__ = [
     "PACE_ENV",
     "FreePlay",
     "FreePlayPanel",
+    "LogLines",
     "LogView",
     "MoveLogWidget",
     "Pacer",
@@ -76,39 +85,137 @@ def learner_seat(ctl: LessonController) -> int:
     return int(learner()) if callable(learner) else ctl.you
 
 
-def log_view(ctl: LessonController) -> LogView:
-    """The move log of ``ctl``'s free play, in the current language (hidden outside it)."""
+class LogLines:
+    """The move log's lines, worded once each: a new entry costs one line, however long the
+    log (the others are kept, as long as the log, its language and the names are the same)."""
+
+    def __init__(self) -> None:
+        self._key: tuple[MoveLog, int, str, tuple[str, ...], int, Rules] | None = None
+        self._lines: list[LogLine] = []
+
+    def of(self, ctl: LessonController) -> list[LogLine]:
+        """Every line of ``ctl``'s log (free play only), in the current language: the same
+        list :func:`~tutorial.move_log.log_lines` gives, the older lines the same objects."""
+        if not ctl.free_play:
+            return []
+        tr = ctl.i18n
+        players = ctl.names(tr)
+        you = learner_seat(ctl)
+        rules = ctl.game.rules
+        log = ctl.log
+        key = (log, log.epoch, tr.language, tuple(players), you, rules)
+        if key != self._key or len(log) < len(self._lines):
+            self._key, self._lines = key, []
+        if len(log) > len(self._lines):
+            self._lines.extend(
+                log_lines(log, tr, players=players, you=you, rules=rules, start=len(self._lines))
+            )
+        return list(self._lines)
+
+
+def log_view(ctl: LessonController, lines: LogLines | None = None) -> LogView:
+    """The move log of ``ctl``'s free play, in the current language (hidden outside it);
+    ``lines`` keeps the lines already worded (else each is worded anew)."""
     tr = ctl.i18n
-    lines = (
-        log_lines(ctl.log, tr, players=ctl.names(tr), you=learner_seat(ctl), rules=ctl.game.rules)
-        if ctl.free_play
-        else []
-    )
     return {
         "lang": tr.language,
         # TRANSLATORS: heading of the list of every move of a game played freely.
         "title": tr.gettext("Moves"),
         "empty": tr.gettext("No moves yet."),
         "hidden": not ctl.free_play,
-        "lines": lines,
+        "lines": (lines or LogLines()).of(ctl),
     }
+
+
+def _resync(content: object) -> bool | None:
+    return True if content == {"type": "resync"} else None
+
+
+def _same_prefix(old: Sequence[LogLine], new: Sequence[LogLine]) -> int:
+    """How many lines at the start of ``new`` are those of ``old`` (the same object, or
+    equal)."""
+    n = 0
+    for a, b in zip(old, new, strict=False):
+        if a is not b and a != b:
+            break
+        n += 1
+    return n
 
 
 class MoveLogWidget(PythonOnlyTraits, anywidget.AnyWidget):
     """The move log: a numbered list, newest at the bottom and in view, new entries announced
-    to screen readers. Read-only: the browser sends nothing, and cannot change ``view``."""
+    to screen readers. The browser can change nothing (``head`` and ``lines`` are Python's);
+    it sends only ``{"type": "resync"}``, when it missed an update.
+
+    ``head`` is ``{lang, title, empty, hidden}``; ``lines`` what changed in the list since
+    the last update (see the module docstring). :attr:`view` is the whole :class:`LogView`."""
 
     _esm = MODULE_LOADER
     _module = module_trait("move_log.js")
     _css = asset("move_log.css")
 
-    view = Dict().tag(sync=True)
-    _PYTHON_ONLY = frozenset({"view"})
+    head = Dict().tag(sync=True)
+    lines = Dict({"seq": 0, "start": 0, "lines": [], "total": 0}).tag(sync=True)
+    _PYTHON_ONLY = frozenset({"head", "lines"})
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._all: list[LogLine] = []  # (before the widget opens: its state holds them)
+        self._seq = 0
+        super().__init__(**kwargs)
+        self.on_msg(self._handle_browser_msg)
+
+    @property
+    def view(self) -> LogView:
+        """What the browser shows: the head and every line."""
+        head = self.head
+        return {
+            "lang": str(head.get("lang", "")),
+            "title": str(head.get("title", "")),
+            "empty": str(head.get("empty", "")),
+            "hidden": bool(head.get("hidden", False)),
+            "lines": list(self._all),
+        }
 
     def show(self, view: LogView) -> None:
-        snapshot = dict(view)
-        if snapshot != self.view:
-            self.view = snapshot
+        """Show ``view``: one update with what changed (nothing when nothing did)."""
+        head = {k: v for k, v in view.items() if k != "lines"}
+        lines = list(view["lines"])
+        keep = _same_prefix(self._all, lines)
+        same_lines = keep == len(lines) == len(self._all)
+        if same_lines and head == self.head:
+            return
+        with self.hold_sync():
+            if head != self.head:
+                self.head = head
+            if not same_lines:
+                self._all = lines
+                self._send_lines(keep)
+
+    def _send_lines(self, start: int) -> None:
+        self._seq += 1
+        self.lines = self._delta(start)
+
+    def _delta(self, start: int) -> dict[str, Any]:
+        return {
+            "seq": self._seq,
+            "start": start,
+            "lines": [dict(line) for line in self._all[start:]],
+            "total": len(self._all),
+        }
+
+    def get_state(
+        self, key: str | Iterable[str] | None = None, drop_defaults: bool = False
+    ) -> dict[str, Any]:
+        """The widget's state; the whole of it (``key`` ``None``: a new view, the browser's
+        ``request_states``) holds the whole log, a change only what changed."""
+        state: dict[str, Any] = super().get_state(key=key, drop_defaults=drop_defaults)
+        if key is None and "lines" in state:
+            state["lines"] = self._delta(0)
+        return state
+
+    def _handle_browser_msg(self, _widget: object, content: object, buffers: object) -> None:
+        if validated(content, buffers, _resync, log, "move log"):
+            self._send_lines(0)
 
 
 def result_html(result: ResultView) -> str:
@@ -154,6 +261,7 @@ class FreePlayPanel:
         self._again_label = again_label
         self.log = MoveLogWidget()
         self.log.add_class("durak-log-box")
+        self._lines = LogLines()
         self.result = w.HTML()
         self.again = w.Button(button_style="primary", _dom_classes=("durak-nav", "durak-again"))
         self.again.on_click(lambda _b: self._press(again))
@@ -171,7 +279,7 @@ class FreePlayPanel:
 
     def render(self, ctl: LessonController) -> None:
         tr = ctl.i18n
-        self.log.show(log_view(ctl))
+        self.log.show(log_view(ctl, self._lines))
         outcome = ctl.game.outcome if ctl.free_play else None
         self._over = outcome is not None
         with self.widget.hold_sync():

@@ -20,6 +20,19 @@ ipykernel 7.4, comm 0.2 and ipywidgets 8.1:
   +20 MB). The target now closes such a comm at once and creates nothing. The pages never
   need it: every widget is created by the kernel. ``jupyter.widget.control`` (the browser
   asking for the widgets' state) keeps working.
+* **Browser messages are rate-limited** (issue 19, item 4). Every ``comm_msg`` from the
+  browser (a click, a widget's state update, the control comm's ``request_states``, the
+  bridge's messages) passes one token bucket per kernel, :data:`MESSAGE_LIMIT`: a burst of
+  :data:`BURST` messages, refilled at :data:`RATE` a second (a learner clicks a few times a
+  second at most). A message beyond it is dropped before any of its work (no comm lookup, no
+  widget handler, no redraw), and the first drop of each burst is logged once on the server
+  log (``tutorial.kernel``); nothing is raised and nothing is sent back. The hook is the comm
+  layer, not a widget: ipykernel dispatches each ``comm_msg`` to the comm manager's
+  ``comm_msg`` through its ``shell_handlers`` table (bound once, when the kernel starts), so
+  both that entry and the manager's own method are replaced by the limited one; every widget
+  of every page is then covered at once, the ones to come included. (ipykernel's own work
+  for a message, reading it and publishing "busy"/"idle", comes before and cannot be
+  avoided here.) ``comm_open`` is not limited: a forged one is refused at once (above).
 """
 
 from __future__ import annotations
@@ -29,9 +42,21 @@ import logging
 import os
 import sys
 import threading
+import time
+from collections.abc import Callable
 from typing import Any, Final, TextIO
 
-__all__ = ["LOGGERS", "harden_kernel", "refuse_widget_comm", "server_log_stream"]
+__all__ = [
+    "BURST",
+    "LOGGERS",
+    "MESSAGE_LIMIT",
+    "RATE",
+    "RateLimit",
+    "harden_kernel",
+    "limit_browser_messages",
+    "refuse_widget_comm",
+    "server_log_stream",
+]
 
 log = logging.getLogger("tutorial.kernel")
 
@@ -167,6 +192,104 @@ def _refuse_browser_widgets() -> None:
         manager.register_target("jupyter.widget", refuse_widget_comm)
 
 
+RATE: Final = 20.0
+"""Browser messages a second a kernel handles, once a burst is spent."""
+BURST: Final = 50
+"""Browser messages a kernel handles at once (a page opening sends a handful)."""
+
+
+class RateLimit:
+    """A token bucket: :meth:`allow` says whether one more message may be handled now; at
+    most ``burst`` at once, refilled at ``rate`` a second. ``enabled`` false lets all pass."""
+
+    def __init__(
+        self,
+        rate: float = RATE,
+        burst: int = BURST,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.enabled = True
+        self.dropped = 0
+        """Messages dropped so far (all bursts)."""
+        self._clock = clock
+        self._tokens = float(burst)
+        self._at = clock()
+        self._dropping = False
+        self._lock = threading.Lock()
+
+    def allow(self) -> bool:
+        """One message more now? Never raises. The first drop of a burst is logged; the burst
+        ends when the bucket is full again (no message for ``burst / rate`` seconds)."""
+        if not self.enabled:
+            return True
+        with self._lock:
+            now = self._clock()
+            elapsed = max(0.0, now - self._at)
+            self._at = now
+            self._tokens = min(float(self.burst), self._tokens + elapsed * self.rate)
+            if self._tokens >= self.burst:
+                self._dropping = False  # the bucket refilled: a later drop is a new burst
+            if self._tokens >= 1.0:
+                self._tokens -= 1.0
+                return True
+            self.dropped += 1
+            first = not self._dropping
+            self._dropping = True
+        if first:
+            log.warning(
+                "browser messages beyond %g a second (burst %d): dropping them until they stop "
+                "(%d dropped in this kernel so far)",
+                self.rate,
+                self.burst,
+                self.dropped,
+            )
+        return False
+
+
+MESSAGE_LIMIT: Final = RateLimit()
+"""The kernel's one bucket for every browser message (see the module docstring)."""
+
+_LIMITED: Final = "_durak_rate_limited"
+
+
+def _limited(handler: Callable[..., Any]) -> Callable[..., Any]:
+    if getattr(handler, _LIMITED, False):
+        return handler
+
+    def limited(*args: Any, **kwargs: Any) -> Any:
+        try:
+            allowed = MESSAGE_LIMIT.allow()
+        except Exception:  # pragma: no cover - allow() does not raise; never block on a bug
+            allowed = True
+        if not allowed:
+            return None
+        return handler(*args, **kwargs)
+
+    setattr(limited, _LIMITED, True)
+    return limited
+
+
+def limit_browser_messages() -> None:
+    """Put :data:`MESSAGE_LIMIT` in front of every ``comm_msg`` from the browser: the comm
+    manager's and, in a kernel, the shell's handler for it. Idempotent."""
+    import comm
+
+    manager = comm.get_comm_manager()
+    if manager is None:
+        return
+    wrapped = _limited(manager.comm_msg)
+    if wrapped is not manager.comm_msg:
+        setattr(manager, "comm_msg", wrapped)  # noqa: B010 - mypy: a method is not assigned
+    shell = _shell()
+    handlers = getattr(getattr(shell, "kernel", None), "shell_handlers", None)
+    if isinstance(handlers, dict):
+        current = handlers.get("comm_msg")
+        if current is not None:
+            handlers["comm_msg"] = _limited(current)
+
+
 def harden_kernel() -> None:
     """Make this kernel safe to serve a page (see the module docstring). Idempotent.
 
@@ -177,3 +300,4 @@ def harden_kernel() -> None:
         _route_logs()
     _quiet_widget_tracebacks()
     _refuse_browser_widgets()
+    limit_browser_messages()

@@ -6,13 +6,21 @@ view, :func:`result_view` says who is the durak. Nothing here touches a widget.
 
 Only what the learner may know goes in: the events of each move (the narration never names
 the cards another seat draws) and the learner's own refused moves.
+
+The log's size is bounded by the game, not by the page (issue 19, item 4): every move and
+every event the engine reported is kept, but of a run of refused tries between two real moves
+only the first :data:`MAX_TRIES` are (a page repeating wrong clicks, or forging them, would
+grow the log, and every redraw, without bound). A try that is not kept is still explained to
+the learner by the page's feedback; it just gets no line of its own. Entries are only ever
+appended, except by :meth:`MoveLog.start` and :meth:`MoveLog.clear`, which count a new
+:attr:`MoveLog.epoch`: a view may word only the entries it has not worded yet.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, TypedDict
+from typing import Final, Literal, TypedDict
 
 from durak_core import Event, IllegalAction, Outcome, Rules
 
@@ -21,6 +29,7 @@ from .i18n import Gettext
 from .names import Role, card_count, role_name
 
 __all__ = [
+    "MAX_TRIES",
     "EntryKind",
     "LogEntry",
     "LogLine",
@@ -32,6 +41,9 @@ __all__ = [
 ]
 
 EntryKind = Literal["start", "move", "refused"]
+
+MAX_TRIES: Final = 3
+"""Refused tries kept in a row: after the last real move (or the start), at most this many."""
 
 
 @dataclass(frozen=True)
@@ -50,28 +62,46 @@ class MoveLog:
 
     def __init__(self) -> None:
         self._entries: list[LogEntry] = []
+        self._tries = 0
+        self._epoch = 0
 
     @property
     def entries(self) -> tuple[LogEntry, ...]:
         return tuple(self._entries)
+
+    def entries_from(self, start: int) -> tuple[LogEntry, ...]:
+        """The entries from place ``start`` on (the newest ones): no copy of the others."""
+        return tuple(self._entries[start:])
+
+    @property
+    def epoch(self) -> int:
+        """Counts :meth:`start` and :meth:`clear`: while it is the same, entries were only
+        appended."""
+        return self._epoch
 
     def __len__(self) -> int:
         return len(self._entries)
 
     def clear(self) -> None:
         self._entries.clear()
+        self._tries = 0
+        self._epoch += 1
 
     def start(self, events: Sequence[Event] = ()) -> None:
         """Begin a new log; ``events`` are what happened before the first move (a deal)."""
         self._entries = [LogEntry("start", events=tuple(events))]
+        self._tries = 0
+        self._epoch += 1
 
     def move(self, seat: int, events: Sequence[Event]) -> None:
         """``seat`` moved; ``events`` are what its move caused, the move's own event first."""
         self._entries.append(LogEntry("move", seat, tuple(events)))
+        self._tries = 0
 
     def refused(self, seat: int, refusal: IllegalAction) -> bool:
-        """The rules refused a move of ``seat`` (the learner's: the others never try one).
-        The same refusal again right after the last one is not repeated: ``False``."""
+        """The rules refused a move of ``seat`` (the learner's: the others never try one);
+        ``True`` when it got a line. Not kept (``False``): the same refusal again right after
+        the last one, and any try beyond the first :data:`MAX_TRIES` since the last move."""
         last = self._entries[-1] if self._entries else None
         if (
             last is not None
@@ -80,7 +110,10 @@ class MoveLog:
             and _same(last.refusal, refusal)
         ):
             return False
+        if self._tries >= MAX_TRIES:
+            return False
         self._entries.append(LogEntry("refused", seat, refusal=refusal))
+        self._tries += 1
         return True
 
 
@@ -111,11 +144,13 @@ def log_lines(
     players: Sequence[str],
     you: int,
     rules: Rules | None = None,
+    start: int = 0,
 ) -> list[LogLine]:
     """Every entry of ``log`` worded in ``tr``'s language; ``players`` names the seats
-    (the learner's is "You")."""
+    (the learner's is "You"). From ``start`` on: only the entries from that place."""
     lines: list[LogLine] = []
-    for key, entry in enumerate(log.entries):
+    start = max(start, 0)
+    for key, entry in enumerate(log.entries_from(start), start=start):
         said = [narrate(e, tr, players=players, you=you) for e in entry.events]
         said = [s for s in said if s]
         line: LogLine = {

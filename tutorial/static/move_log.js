@@ -1,10 +1,16 @@
 // The move log of a free game (anywidget front end).
 //
-// Draws the `view` trait ({lang, title, empty, hidden, lines}; each line a LogLine of
-// tutorial/move_log.py) as a numbered list in a
+// Draws the `head` trait ({lang, title, empty, hidden}) and the log's lines (each a LogLine
+// of tutorial/move_log.py) as a numbered list in a
 // scrollable box, newest at the bottom and scrolled into view. New entries are announced
 // politely (aria-live on the list, additions only); a language switch or a new game redraws
-// the list silently. The log sends nothing back: it is read-only.
+// the list silently.
+//
+// The kernel sends what changed, not the whole log (issue 19): the `lines` trait is
+// {seq, start, lines, total}, the lines from place `start` on (`start` 0: the whole log).
+// Each model keeps the whole list once (`logOf`), applying every update as it comes; an
+// update whose `seq` is not the next one (one was missed) asks the kernel for the whole log
+// again ({type: "resync"}), the only message the log sends back.
 
 function h(tag, props, ...children) {
   const node = document.createElement(tag);
@@ -26,7 +32,16 @@ const text = (value) => (typeof value === "string" ? value : value == null ? "" 
 const list = (value) => (Array.isArray(value) ? value : []);
 
 /** What identifies an entry's content: redraw an item only when this changes. */
-const signature = (line) => JSON.stringify([line.kind, line.who, line.label, line.text, list(line.after)]);
+const SIGNATURES = new WeakMap();
+const signature = (line) => {
+  if (line === null || typeof line !== "object") return JSON.stringify(line);
+  let sig = SIGNATURES.get(line);
+  if (sig === undefined) {
+    sig = JSON.stringify([line.kind, line.who, line.label, line.text, list(line.after)]);
+    SIGNATURES.set(line, sig);
+  }
+  return sig;
+};
 
 /** Does `sentence` start with the name `who` (as a whole word)? */
 function startsWithName(sentence, who) {
@@ -56,6 +71,42 @@ function entryEl(line) {
   );
 }
 
+/** The whole list of a model's log, kept up to date with each update of `lines`. */
+const LOGS = new WeakMap();
+
+function logOf(model) {
+  let log = LOGS.get(model);
+  if (!log) {
+    log = { seq: -1, lines: [], applied: undefined, asked: false };
+    LOGS.set(model, log);
+  }
+  const update = model.get("lines");
+  if (update && update !== log.applied) {
+    log.applied = update;
+    const seq = Number(update.seq);
+    const start = Number(update.start) || 0;
+    const fresh = list(update.lines);
+    if (start === 0 || (seq === log.seq + 1 && start <= log.lines.length)) {
+      log.lines = start === 0 ? fresh.slice() : log.lines.slice(0, start).concat(fresh);
+      log.seq = seq;
+      log.asked = false;
+    } else if (!log.asked) {
+      // an update was missed: what we hold is not the kernel's log any more
+      log.asked = true;
+      model.send({ type: "resync" });
+    }
+  }
+  return log.lines;
+}
+
+function initialize({ model }) {
+  // every update, also while no view is drawn: the list never misses one
+  const follow = () => logOf(model);
+  model.on("change:lines", follow);
+  follow();
+  return () => model.off("change:lines", follow);
+}
+
 function render({ model, el }) {
   const heading = h("h3", { class: "dl-title" });
   const empty = h("p", { class: "dl-empty" });
@@ -65,6 +116,7 @@ function render({ model, el }) {
   const root = h("section", { class: "durak-log" }, heading, scroller, empty);
   let lang = null;
   let signatures = [];
+  let scheduled = false;
   // Follow the newest entry while the reader is at the end (not when scrolled up to read).
   let stick = true;
 
@@ -95,8 +147,9 @@ function render({ model, el }) {
   }
 
   function draw() {
-    const view = model.get("view") || {};
-    const lines = list(view.lines);
+    scheduled = false;
+    const view = model.get("head") || {};
+    const lines = logOf(model);
     const title = text(view.title);
     heading.textContent = title;
     scroller.setAttribute("aria-label", title);
@@ -129,16 +182,24 @@ function render({ model, el }) {
     }
   }
 
-  model.on("change:view", draw);
+  // One update may change the head and the lines together: draw once, after both.
+  const later = () => {
+    if (scheduled) return;
+    scheduled = true;
+    queueMicrotask(draw);
+  };
+  model.on("change:head", later);
+  model.on("change:lines", later);
   draw();
   el.append(root);
   requestAnimationFrame(toEnd);
   return () => {
-    model.off("change:view", draw);
+    model.off("change:head", later);
+    model.off("change:lines", later);
     scroller.removeEventListener("scroll", onScroll);
     if (resized) resized.disconnect();
     root.remove();
   };
 }
 
-export default { render };
+export default { initialize, render };
