@@ -14,8 +14,10 @@ inherits:
   created anew (with a warning in the log) when empty or damaged.
 
 A restart keeps the file, so a learner resumes across it; a new key (a new file, another
-``DURAK_RESUME_KEY``) makes every saved game unusable, and the page says so when it offers a
-new game instead.
+``DURAK_RESUME_KEY``) makes every saved game unusable. The ids of the server's keys (not the
+keys) are kept, newest last, in ``<key file>.ids`` beside the key file, and the earlier ones
+are handed to the kernels as ``DURAK_RESUME_EARLIER_KEYS``: a page then says that a game
+could not be continued because the key changed, and only then.
 """
 
 from __future__ import annotations
@@ -26,13 +28,15 @@ import os
 import secrets
 from pathlib import Path
 
-from tutorial.sealing import RESUME_KEY_ENV
+from tutorial.sealing import EARLIER_KEYS_ENV, RESUME_KEY_ENV, key_id
 
 #: A ``DURAK_RESUME_KEY`` shorter than this is refused.
 MIN_SECRET = 32
 #: ... and one with fewer different characters (``"a" * 40``, ``"0123" * 10``).
 MIN_DISTINCT = 10
 _KEY_BYTES = 32
+#: The most key ids kept (the current one and the earlier ones).
+MAX_KEY_IDS = 16
 
 
 class WeakKeyError(ValueError):
@@ -85,12 +89,33 @@ def key_from_file(path: Path, log: logging.Logger) -> bytes:
 
 
 def install(key_file: str, root_dir: str, log: logging.Logger) -> str:
-    """Decide the server's resume key (see the module's docstring) and put it in the
-    environment its kernels inherit; returns where it came from, for the log."""
+    """Decide the server's resume key (see the module's docstring) and put it, and its
+    earlier keys' ids, in the environment its kernels inherit; returns where it came from,
+    for the log."""
+    path = Path(key_file) if key_file else default_key_file(root_dir)
     secret = os.environ.get(RESUME_KEY_ENV, "")
     if secret:
         check_secret(secret)
-        return f"${RESUME_KEY_ENV}"
-    path = Path(key_file) if key_file else default_key_file(root_dir)
-    os.environ[RESUME_KEY_ENV] = key_from_file(path, log).hex()
-    return str(path)
+        source = f"${RESUME_KEY_ENV}"
+    else:
+        os.environ[RESUME_KEY_ENV] = key_from_file(path, log).hex()
+        source = str(path)
+    os.environ[EARLIER_KEYS_ENV] = ",".join(remember_key_id(path.with_name(path.name + ".ids")))
+    return source
+
+
+def remember_key_id(ids_file: Path) -> list[str]:
+    """Record the current key's id (newest last) in ``ids_file``; the earlier keys' ids."""
+    current = key_id()
+    assert current is not None  # install() has just put the key in the environment
+    try:
+        known = [line.strip() for line in ids_file.read_text("ascii").splitlines()]
+    except (OSError, UnicodeDecodeError):
+        known = []
+    earlier = [i for i in known if len(i) == 8 and i != current][-(MAX_KEY_IDS - 1) :]
+    try:
+        ids_file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        ids_file.write_text("".join(f"{i}\n" for i in [*earlier, current]), "ascii")
+    except OSError:
+        pass
+    return earlier

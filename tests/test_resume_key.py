@@ -13,7 +13,14 @@ from pathlib import Path
 import pytest
 
 from durak_server import resume_key
-from tutorial.sealing import RESUME_KEY_ENV, seal, sealed_with_another_key, unseal
+from tutorial.sealing import (
+    EARLIER_KEYS_ENV,
+    RESUME_KEY_ENV,
+    key_id,
+    seal,
+    sealed_with_another_key,
+    unseal,
+)
 
 log = logging.getLogger("test.resume_key")
 
@@ -77,9 +84,31 @@ def test_a_token_under_another_key_is_told_apart_from_a_forgery() -> None:
     assert token is not None
     assert unseal(token, key=old) == {"seed": 7}
     assert unseal(token, key=new) is None
-    assert sealed_with_another_key(token, key=new)
-    assert not sealed_with_another_key(token, key=old)
+    earlier = frozenset({key_id(old)} - {None})
+    assert sealed_with_another_key(token, key=new, earlier=earlier)
+    assert not sealed_with_another_key(token, key=new, earlier=frozenset())  # never our key
+    assert not sealed_with_another_key(token, key=old, earlier=earlier)
     forged = token[:-8] + ("A" * 8 if not token.endswith("A" * 8) else "B" * 8)
     assert unseal(forged, key=old) is None and not sealed_with_another_key(forged, key=old)
-    for junk in ("", "not base64!", None, 12, "QUJD"):
-        assert not sealed_with_another_key(junk, key=new) and unseal(junk, key=new) is None
+    for junk in ("", "not base64!", None, 12, "QUJD", "A" * 100):
+        assert not sealed_with_another_key(junk, key=new, earlier=earlier)
+        assert unseal(junk, key=new) is None
+
+
+def test_the_server_hands_its_earlier_key_ids_to_its_kernels(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = logging.getLogger("test")
+    key_file = tmp_path / "site.key"
+    monkeypatch.delenv(RESUME_KEY_ENV, raising=False)
+    resume_key.install(str(key_file), str(tmp_path), log)
+    first = key_id()
+    assert os.environ[EARLIER_KEYS_ENV] == ""  # a first key has no earlier one
+    monkeypatch.delenv(RESUME_KEY_ENV)
+    resume_key.install(str(key_file), str(tmp_path), log)  # a restart: the same key
+    assert os.environ[EARLIER_KEYS_ENV] == "" and key_id() == first
+    key_file.write_bytes(b"")  # the key file emptied: a new key
+    monkeypatch.delenv(RESUME_KEY_ENV)
+    resume_key.install(str(key_file), str(tmp_path), log)
+    assert key_id() != first and os.environ[EARLIER_KEYS_ENV] == first
+    assert (tmp_path / "site.key.ids").read_text().split() == [first, key_id()]

@@ -16,7 +16,7 @@ from durak_core.match import Match
 from tests.test_bridge import _play_some
 from tutorial.game_page import RESUME_KEY_ENV, Deal, GameApp, page_rules
 from tutorial.resume_ledger import Ledger
-from tutorial.sealing import seal, unseal
+from tutorial.sealing import EARLIER_KEYS_ENV, key_id, seal, unseal
 
 
 @pytest.fixture(autouse=True)
@@ -68,10 +68,17 @@ def test_a_state_sealed_under_another_key_says_the_key_changed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     state = GameApp(seed=3, pace=0).resume_state()
+    monkeypatch.setenv(EARLIER_KEYS_ENV, str(key_id()))  # what durak_server hands its kernels
     monkeypatch.setenv(RESUME_KEY_ENV, "the server's next secret, after a restart")
     again = GameApp(seed=4, pace=0, language="en")
     assert not again.resume(state)
     assert "new key" in again.notice.value
+    # a damaged token is no key this server ever had: not blamed on a new key
+    damaged = GameApp(seed=4, pace=0, language="en")
+    assert not damaged.resume({"sealed": "AAAA" + "x" * 100})
+    assert (
+        "new key" not in damaged.notice.value and "could not be continued" in damaged.notice.value
+    )
 
 
 def test_a_long_epaulette_match_resumes_from_a_small_state() -> None:

@@ -22,9 +22,19 @@ import os
 import secrets
 from typing import Any, Final
 
-__all__ = ["RESUME_KEY_ENV", "seal", "sealed_with_another_key", "unseal"]
+__all__ = [
+    "EARLIER_KEYS_ENV",
+    "RESUME_KEY_ENV",
+    "key_id",
+    "seal",
+    "sealed_with_another_key",
+    "unseal",
+]
 
 RESUME_KEY_ENV: Final = "DURAK_RESUME_KEY"
+EARLIER_KEYS_ENV: Final = "DURAK_RESUME_EARLIER_KEYS"
+"""The ids (:func:`key_id`, comma-separated) of the server's earlier keys: set by
+:mod:`durak_server.resume_key`, so that a page can tell a game saved under one of them."""
 _KEY_ID: Final = 4
 _NONCE: Final = 16
 _TAG: Final = 32
@@ -121,11 +131,23 @@ def unseal(token: object, key: bytes | None = None) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def sealed_with_another_key(token: object, key: bytes | None = None) -> bool:
-    """Whether ``token`` looks sealed, but under another key than this server's (its key was
-    changed since): the learner is told, rather than silently given another game."""
+def key_id(key: bytes | None = None) -> str | None:
+    """The id a token sealed with ``key`` (default: the server's) starts with, in hex."""
+    key = key or _key()
+    return None if key is None else _key_id(key).hex()
+
+
+def sealed_with_another_key(
+    token: object, key: bytes | None = None, earlier: frozenset[str] | None = None
+) -> bool:
+    """Whether ``token`` was sealed under one of this server's ``earlier`` keys (default:
+    :data:`EARLIER_KEYS_ENV`), not its current one: its key was changed since, and the learner
+    is told so rather than silently given another game. A damaged or forged token, whose
+    key id is no key this server had, is not."""
     key = key or _key()
     raw = _decode(token)
-    return (
-        key is not None and raw is not None and not hmac.compare_digest(raw[:_KEY_ID], _key_id(key))
-    )
+    if key is None or raw is None:
+        return False
+    if earlier is None:
+        earlier = frozenset(filter(None, os.environ.get(EARLIER_KEYS_ENV, "").split(",")))
+    return raw[:_KEY_ID].hex() in earlier and not hmac.compare_digest(raw[:_KEY_ID], _key_id(key))
