@@ -181,7 +181,7 @@ def test_the_browser_shows_the_same_log_through_a_whole_game(
     is the log exactly as it was shown before (the whole list every time)."""
     import random
 
-    app = GameApp(players=3, language="en", seed=8, pace=0)
+    app = GameApp(players=3, language="en", seed=8, pace=0, level="newcomer")
     c = app.controller
     log = app.free_play.panel.log
     browser = Browser(log)
