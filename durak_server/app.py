@@ -14,6 +14,8 @@ forms ``--classroom N`` and ``--max-kernels N`` exist too):
 ``max_waiting_per_address``  kernels one client address may hold whose browsers have not
                    connected yet (a flood of plain GETs); ``classroom`` more than that, since a
                    class arriving at once often shares one address (a school's NAT).
+``max_kernels_per_address``  live kernels one client address may hold, connected or not
+                   (many silent websockets); ``classroom`` more than that, as above.
 ``max_message_bytes``, ``ws_ping_interval``, ``ws_ping_timeout``: the kernel websocket.
 
 Everything else is Voilà's: the standalone protections stay (only comm and info messages
@@ -106,6 +108,12 @@ class DurakServer(Voila):  # type: ignore[misc]
         "(0: no limit), plus classroom (a class may arrive at once behind one address); "
         "beyond it that address gets the 'full' page for a while.",
     )
+    max_kernels_per_address = Integer(
+        6,
+        config=True,
+        help="Most live kernels one client address may hold, connected or not (0: no limit), "
+        "plus classroom; beyond it that address gets the 'too many pages' page for a while.",
+    )
     resume_key_file = Unicode(
         "",
         config=True,
@@ -120,12 +128,18 @@ class DurakServer(Voila):  # type: ignore[misc]
         "max-kernels": "DurakServer.max_kernels",
     }
 
-    def waiting_per_address(self) -> int:
-        """The per-address limit in force: a classroom of N may arrive at once from one
+    def _with_classroom(self, limit: int) -> int:
+        """A per-address limit in force: a classroom of N may arrive at once from one
         address (a school behind NAT), so it is ``classroom`` more (0 stays off)."""
-        if self.max_waiting_per_address <= 0:
-            return 0
-        return self.max_waiting_per_address + max(0, self.classroom)
+        return 0 if limit <= 0 else limit + max(0, self.classroom)
+
+    def waiting_per_address(self) -> int:
+        """The limit in force on kernels of one address waiting for their browser."""
+        return self._with_classroom(self.max_waiting_per_address)
+
+    def kernels_per_address(self) -> int:
+        """The limit in force on live kernels of one address."""
+        return self._with_classroom(self.max_kernels_per_address)
 
     def init_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = super().init_settings()
@@ -150,6 +164,7 @@ class DurakServer(Voila):  # type: ignore[misc]
             max_kernels=self.max_kernels,
             connect_timeout=self.connect_timeout,
             max_waiting_per_address=self.waiting_per_address(),
+            max_kernels_per_address=self.kernels_per_address(),
         )
         self.log.info(
             "Kernel pool: %d x %s; at most %s kernels",

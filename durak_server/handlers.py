@@ -27,7 +27,7 @@ from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.handler import TornadoVoilaHandler
 
 from .kernels import DurakKernelManager, PooledPage, Reservation, for_page, holding
-from .notices import RETRY_AFTER, full_page, request_language
+from .notices import RETRY_AFTER, full_page, request_language, too_many_pages_page
 from .request_guard import index_url as _index_url
 from .request_guard import write_not_found as _write_not_found
 
@@ -89,7 +89,7 @@ class RenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
         claims = self.durak_manager.claims
         starts = self._starts_kernel(name)
         if starts and claims.full(address):
-            self._write_full(f"too many pages from {address} wait for their browser")
+            self._write_full(f"too many kernels held by {address}", one_client=True)
             return
         if self._is_pool_page(name):
             pooled = self.durak_manager.pop_ready()
@@ -138,14 +138,15 @@ class RenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
             self.write(inject(html))
             self.flush()
 
-    def _write_full(self, why: str) -> None:
+    def _write_full(self, why: str, *, one_client: bool = False) -> None:
         language = request_language(self.request.query, self.request.headers.get("Accept-Language"))
+        page = too_many_pages_page if one_client else full_page
         self.log.warning("%s: answered 503 to %s", why.capitalize(), self.request.path)
         self.set_status(503)
         self.set_header("Retry-After", str(RETRY_AFTER))
         self.set_header("Content-Type", "text/html; charset=UTF-8")
         self.set_header("Cache-Control", "no-store")
-        self.finish(full_page(language, self.request.uri or _index_url(self)))
+        self.finish(page(language, self.request.uri or _index_url(self)))
 
     def write_error(self, status_code: int, **kwargs: Any) -> None:
         if status_code == 404:

@@ -144,7 +144,7 @@ def for_page(request: PageRequest) -> Iterator[None]:
 
 
 class Claims:
-    """Kernels handed to a page whose browser has not connected yet, by the address that asked.
+    """Kernels handed to pages, by the client address that asked.
 
     A page's browser connects to its kernel within seconds of receiving it. A kernel still
     without a connection ``connect_timeout`` seconds after it was handed out (a plain GET, a
@@ -152,15 +152,27 @@ class Claims:
     ``max_waiting`` such kernels at once: a flood of plain GETs from one client cannot fill the
     server's cap. A classroom behind one address is not held back by it: each learner's page
     connects, and stops counting, within seconds.
+
+    One address may also hold at most ``max_held`` live kernels, connected or not (0: no
+    limit): a client holding many silent websockets cannot fill the cap either while the
+    culler waits for them to go quiet. A learner's one kernel serves every page they visit,
+    so a few per address is room for a few tabs; a class behind one address needs more
+    (:meth:`durak_server.app.DurakServer.kernels_per_address`).
     """
 
     def __init__(
-        self, manager: AsyncMappingKernelManager, connect_timeout: float, max_waiting: int
+        self,
+        manager: AsyncMappingKernelManager,
+        connect_timeout: float,
+        max_waiting: int,
+        max_held: int = 0,
     ) -> None:
         self.manager = manager
         self.connect_timeout = connect_timeout
         self.max_waiting = max_waiting
+        self.max_held = max_held
         self._waiting: dict[str, set[str]] = {}
+        self._held: dict[str, set[str]] = {}
         self._starting: dict[str, int] = {}
         self._shutting_down: set[asyncio.Future[Any]] = set()
 
@@ -176,11 +188,20 @@ class Claims:
             self._waiting.pop(address, None)
         return len(kernels)
 
+    def held(self, address: str) -> int:
+        """Live kernels handed to ``address``, connected or not."""
+        kernels = self._held.get(address, set())
+        kernels -= {k for k in kernels if k not in self.manager}
+        if not kernels:
+            self._held.pop(address, None)
+        return len(kernels)
+
     def full(self, address: str) -> bool:
-        """Whether ``address`` may not be handed another kernel now (its waiting kernels and
-        its requests still starting one)."""
-        held = self.waiting(address) + self._starting.get(address, 0)
-        return self.max_waiting > 0 and held >= self.max_waiting
+        """Whether ``address`` may not be handed another kernel now: its waiting kernels, or
+        all its kernels, with its requests still starting one, are at their limit."""
+        starting = self._starting.get(address, 0)
+        waiting = self.max_waiting > 0 and self.waiting(address) + starting >= self.max_waiting
+        return waiting or (self.max_held > 0 and self.held(address) + starting >= self.max_held)
 
     def request(self, address: str) -> PageRequest:
         """A page request from ``address`` (use it with :func:`for_page`)."""
@@ -191,6 +212,7 @@ class Claims:
         pooled page is sent at once), or, for ``request`` (a page still being rendered in
         it), when that request ends."""
         self._waiting.setdefault(address, set()).add(kernel_id)
+        self._held.setdefault(address, set()).add(kernel_id)
         if request is None:
             self.start_clock(kernel_id, address)
         else:
@@ -239,13 +261,16 @@ class DurakKernelManager(_VoilaPoolManager):  # type: ignore[misc]
         max_kernels: int,
         connect_timeout: float = 60.0,
         max_waiting_per_address: int = 8,
+        max_kernels_per_address: int = 0,
         **kwargs: Any,
     ) -> None:
         self.pool_notebook = pool_notebook
         self.pool_size = pool_size
         self.refill_delay = refill_delay
         self.budget = KernelBudget(self, max_kernels)
-        self.claims = Claims(self, connect_timeout, max_waiting_per_address)
+        self.claims = Claims(
+            self, connect_timeout, max_waiting_per_address, max_kernels_per_address
+        )
         self._last_pop = -math.inf
         self._refill_wanted: asyncio.Event | None = None
         self._refiller: asyncio.Task[None] | None = None

@@ -1,5 +1,6 @@
 """Small self-contained HTML pages the server answers with itself, in the learner's language:
-"the explainer is full" (HTTP 503) and "page not found" (HTTP 404).
+"the explainer is full" and "too many pages from your connection" (HTTP 503) and "page not
+found" (HTTP 404).
 
 They need no kernel, no script and nothing from another URL, so they cost the server almost
 nothing. The language is ``?lang=`` if supported, else the best of ``Accept-Language``, else
@@ -50,6 +51,22 @@ def full_page(language: str, retry_url: str) -> str:
         "Too many lessons are open on this server at the same time. "
         "Wait a minute: this page tries again by itself."
     )
+    return _retrying_page(tr, title, text, retry_url)
+
+
+def too_many_pages_page(language: str, retry_url: str) -> str:
+    """The 503 page for one client address holding as many kernels as it may (many tabs, or
+    a school's one address with the server not told about the class)."""
+    tr = translator(language)
+    title = tr.gettext("Too many pages open from your connection")
+    text = tr.gettext(
+        "Many pages of the explainer are open from your connection at the same time. "
+        "Close the tabs you no longer need: this page tries again by itself in a minute."
+    )
+    return _retrying_page(tr, title, text, retry_url)
+
+
+def _retrying_page(tr: Translator, title: str, text: str, retry_url: str) -> str:
     again = tr.gettext("Try again now")
     url = escape(retry_url, quote=True)
     head = f'<meta http-equiv="refresh" content="{RETRY_AFTER};url={url}">'

@@ -73,7 +73,11 @@ def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServ
     # test-artifacts/voila.log at the end.
     log_path = tmp_path_factory.mktemp("voila") / "voila.log"
     try:
-        with VoilaServer(log_path=log_path) as server:
+        # Every test's browser comes from 127.0.0.1, and a closed test page holds its kernel
+        # until culled: the per-client kernel limit is off here (tests/browser/test_server.py
+        # tests it on servers of its own).
+        args = ["--DurakServer.max_kernels_per_address=0"]
+        with VoilaServer(log_path=log_path, extra_args=args) as server:
             yield server
     finally:
         if log_path.exists():

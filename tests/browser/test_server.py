@@ -156,6 +156,11 @@ def test_private_notebooks_are_not_rendered(voila_server: VoilaServer, name: str
 
 def get_from(server: VoilaServer, source: str, path: str) -> int:
     """A plain GET (no browser: nothing ever connects to its kernel) from address ``source``."""
+    return fetch_from(server, source, path)[0]
+
+
+def fetch_from(server: VoilaServer, source: str, path: str) -> tuple[int, str]:
+    """A plain GET from address ``source``: its status and body."""
     import http.client
 
     connection = http.client.HTTPConnection(
@@ -164,8 +169,7 @@ def get_from(server: VoilaServer, source: str, path: str) -> int:
     try:
         connection.request("GET", path)
         response = connection.getresponse()
-        response.read()
-        return response.status
+        return response.status, response.read().decode("utf-8", "replace")
     finally:
         connection.close()
 
@@ -227,6 +231,55 @@ def test_a_silent_websocket_does_not_hold_its_kernel(tmp_path: Path) -> None:
         assert re.search(
             rf"Culling .* kernel .*\({kernel_id}\) with 1 connections", server.log_text()
         )
+
+
+def test_fifty_pages_holding_silent_websockets_leave_room_for_another_client(
+    tmp_path: Path,
+) -> None:
+    """security-2026-12-01 finding 3 (issue 19, item 3): one client opens 50 pages and holds
+    every kernel's websocket open and silent. It gets a few kernels (``max_kernels_per_address``)
+    and then the "too many pages" page in its language; a second client still gets a lesson."""
+    import asyncio
+
+    from tornado.httpclient import HTTPRequest
+    from tornado.websocket import WebSocketClientConnection, websocket_connect
+
+    args = [
+        "--classroom=0", "--max-kernels=12", "--DurakServer.max_kernels_per_address=3",
+    ]  # fmt: skip
+    page = render_path("01-beating.ipynb", "ru")
+    with VoilaServer(log_path=tmp_path / "server.log", extra_args=args) as server:
+        origin = f"http://{server.host}:{server.port}"
+
+        async def one_client() -> tuple[list[int], str, int]:
+            loop = asyncio.get_running_loop()
+            sockets: list[WebSocketClientConnection] = []
+            statuses, refused = [], ""
+            try:
+                for _ in range(50):
+                    status, html = await loop.run_in_executor(
+                        None, fetch_from, server, "127.0.0.1", page
+                    )
+                    statuses.append(status)
+                    if status == 200:
+                        url = f"ws://{server.host}:{server.port}/api/kernels/"
+                        url += f"{kernel_id_of(html)}/channels"
+                        request = HTTPRequest(url, headers={"Origin": origin})
+                        sockets.append(await websocket_connect(request))
+                    else:
+                        refused = html
+                # every socket still open and silent: another client is served
+                other = await loop.run_in_executor(None, get_from, server, "127.0.0.2", page)
+            finally:
+                for socket in sockets:
+                    socket.close()
+            return statuses, refused, other
+
+        statuses, refused, other = asyncio.run(one_client())
+        assert statuses == [200] * 3 + [503] * 47, server.log_text()[-3000:]
+        assert translator("ru").gettext("Too many pages open from your connection") in refused
+        assert other == 200
+        assert server.log_text().count("Kernel started") == 4
 
 
 # ------------------------------------------------------------------ the kernel cap

@@ -10,8 +10,9 @@
 // {to: "restart"} (not while typing in a form control or a menu, not with Ctrl/Alt/Meta;
 // Space on a focused button presses it, except in presenter mode, where it is "next"); at
 // the end of a lesson, "next" follows the link to the next lesson.
-// Then {type: "ping", n} every few seconds while the tab is visible (every 30 s while it is
-// hidden: the server culls a kernel whose page goes silent); the kernel answers
+// Then {type: "ping", n} every few seconds while the tab is visible (every 20 s while it is
+// hidden: the server culls a kernel whose page is silent for a minute; the clock runs in a
+// worker, whose timers background throttling spares); the kernel answers
 // {type: "pong", n}. No answer for a while in a visible tab => the connection-lost overlay,
 // in the page's language, with one button that reloads the page and resumes where the
 // learner was.
@@ -39,7 +40,7 @@ const TIMING = {
   tick: 1000,
   every: 3000,
   lostAfter: 6000,
-  hiddenEvery: 30000,
+  hiddenEvery: 20000,
   ...(globalThis.durakBridgeTiming || {}),
 };
 const MAX_LANG = 100;
@@ -489,6 +490,27 @@ function tick(model, beat) {
   if (now - beat.lastPing >= TIMING.every) ping(model, beat);
 }
 
+/**
+ * Call ``fn`` every ``ms`` milliseconds; returns the function that stops it. The clock is a
+ * worker's when one can be made: a hidden tab's own timers may be held back to once a minute
+ * (Chrome's intensive throttling), which would let the server cull a page still open.
+ */
+function every(ms, fn) {
+  try {
+    const source = `setInterval(() => postMessage(0), ${Number(ms)});`;
+    const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+    const worker = new Worker(url);
+    worker.onmessage = fn;
+    return () => {
+      worker.terminate();
+      URL.revokeObjectURL(url);
+    };
+  } catch (_err) {
+    const timer = globalThis.setInterval(fn, ms);
+    return () => globalThis.clearInterval(timer);
+  }
+}
+
 // ---------------------------------------------------------------------------- view
 
 function render({ model, el: host }) {
@@ -601,12 +623,12 @@ function render({ model, el: host }) {
     });
   }
   applyResume(); // after the hello took what was stored: from now on, this page's state
-  const timer = globalThis.setInterval(() => tick(model, beat), TIMING.tick);
+  const stopTicking = every(TIMING.tick, () => tick(model, beat));
   beat.waitingSince = null;
   beat.lastPing = Date.now(); // first ping one period after the hello
 
   return () => {
-    globalThis.clearInterval(timer);
+    stopTicking();
     model.off("change:texts", applyTexts);
     model.off("change:lang", applyLang);
     model.off("change:lang", applyAddress);
