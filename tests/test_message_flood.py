@@ -297,3 +297,83 @@ def test_the_limit_stands_before_every_widget_message(
     clock.now += 1.0
     browser_msg(app.table, {"type": "action", "id": "take"})
     assert len(app.controller.game.history) > moves  # the learner's click again: played
+
+
+def control_comm_open(comm_id: str) -> None:
+    """What ipywidgets' manager in the browser sends to ask for the widgets' state."""
+    msg = {
+        "header": {"msg_id": uuid.uuid4().hex, "msg_type": "comm_open"},
+        "parent_header": {},
+        "metadata": {"version": "1.0.0"},
+        "content": {"comm_id": comm_id, "target_name": "jupyter.widget.control", "data": {}},
+        "buffers": [],
+    }
+    comm.get_comm_manager().comm_open(None, None, msg)  # type: ignore[arg-type]
+
+
+def test_forged_control_comms_do_not_pile_up_and_the_newest_answers(
+    monkeypatch: pytest.MonkeyPatch, sent: list[tuple[str, str, Any]]
+) -> None:
+    """A ``comm_open`` for ``jupyter.widget.control`` is allowed (the page's widget manager
+    sends one), and the comm manager keeps every open comm: 10 000 forged ones kept 10 000.
+    Now the oldest are closed beyond MAX_CONTROL_COMMS, the opens pass the rate limit, and the
+    newest control comm still answers ``request_states`` with the page's widgets."""
+    clock = Clock()
+    limit = RateLimit(rate=20.0, burst=50, clock=clock)
+    monkeypatch.setattr(kernel_safety, "MESSAGE_LIMIT", limit)
+    harden_kernel()
+    app, _ = defending_play_page()
+    manager = comm.get_comm_manager()
+    before = len(manager.comms)
+    ids = [uuid.uuid4().hex for _ in range(2_000)]
+    for i, comm_id in enumerate(ids):
+        if i % 40 == 0:
+            clock.now += 2.0  # within the rate: every open is handled
+        control_comm_open(comm_id)
+    assert limit.dropped == 0
+    assert len(manager.comms) <= before + kernel_safety.MAX_CONTROL_COMMS
+    closed = {c for c, kind, _ in sent if kind == "comm_close"}
+    assert set(ids[: -kernel_safety.MAX_CONTROL_COMMS]) <= closed  # the browser is told
+    newest = ids[-1]
+    assert newest in manager.comms
+    sent.clear()
+    clock.now += 10.0
+    manager.comm_msg(  # type: ignore[arg-type]
+        None,
+        None,
+        {
+            "header": {"msg_id": uuid.uuid4().hex, "msg_type": "comm_msg"},
+            "parent_header": {},
+            "metadata": {},
+            "content": {"comm_id": newest, "data": {"method": "request_states"}},
+            "buffers": [],
+        },
+    )
+    replies = [data for c, kind, data in sent if c == newest and kind == "comm_msg"]
+    assert replies and replies[0]["method"] == "update_states"
+    assert app.table.comm.comm_id in replies[0]["states"]
+
+
+def test_a_flood_of_opens_and_closes_passes_the_rate_limit(
+    monkeypatch: pytest.MonkeyPatch, sent: list[tuple[str, str, Any]]
+) -> None:
+    """comm_open and comm_close share the bucket of comm_msg: beyond the burst, dropped."""
+    clock = Clock()
+    limit = RateLimit(rate=20.0, burst=50, clock=clock)
+    monkeypatch.setattr(kernel_safety, "MESSAGE_LIMIT", limit)
+    harden_kernel()
+    for _ in range(300):
+        control_comm_open(uuid.uuid4().hex)
+    for _ in range(300):
+        comm.get_comm_manager().comm_close(  # type: ignore[arg-type]
+            None,
+            None,
+            {
+                "header": {"msg_id": uuid.uuid4().hex, "msg_type": "comm_close"},
+                "parent_header": {},
+                "metadata": {},
+                "content": {"comm_id": uuid.uuid4().hex, "data": {}},
+                "buffers": [],
+            },
+        )
+    assert limit.dropped == 550

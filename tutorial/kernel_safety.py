@@ -19,7 +19,9 @@ ipykernel 7.4, comm 0.2 and ipywidgets 8.1:
   would build any registered widget class in the kernel (issue 8c: 3 000 forged widgets took
   +20 MB). The target now closes such a comm at once and creates nothing. The pages never
   need it: every widget is created by the kernel. ``jupyter.widget.control`` (the browser
-  asking for the widgets' state) keeps working.
+  asking for the widgets' state) keeps working, with at most :data:`MAX_CONTROL_COMMS` of
+  them open: a new one closes the oldest (ipywidgets answers on the newest only, and each
+  open comm is kept by the comm manager, so a flood of forged ones would grow the kernel).
 * **Browser messages are rate-limited** (issue 19, item 4). Every ``comm_msg`` from the
   browser (a click, a widget's state update, the control comm's ``request_states``, the
   bridge's messages) passes one token bucket per kernel, :data:`MESSAGE_LIMIT`: a burst of
@@ -32,7 +34,8 @@ ipykernel 7.4, comm 0.2 and ipywidgets 8.1:
   both that entry and the manager's own method are replaced by the limited one; every widget
   of every page is then covered at once, the ones to come included. (ipykernel's own work
   for a message, reading it and publishing "busy"/"idle", comes before and cannot be
-  avoided here.) ``comm_open`` is not limited: a forged one is refused at once (above).
+  avoided here.) ``comm_open`` and ``comm_close`` pass the same bucket: a page sends one of
+  each at most when it opens or leaves.
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ from typing import Any, Final, TextIO
 __all__ = [
     "BURST",
     "LOGGERS",
+    "MAX_CONTROL_COMMS",
     "MESSAGE_LIMIT",
     "RATE",
     "RateLimit",
@@ -182,14 +186,39 @@ def refuse_widget_comm(comm: Any, msg: object) -> None:
     log.debug("refused a widget comm opened by the browser")
 
 
+MAX_CONTROL_COMMS: Final = 4
+"""Control comms (``jupyter.widget.control``) a kernel keeps open at once."""
+
+_control_comms: list[Any] = []
+
+
+def bounded_control_comm(comm: Any, msg: dict[str, Any]) -> None:
+    """The ``jupyter.widget.control`` comm target: ipywidgets' own, after closing the oldest
+    open control comms beyond :data:`MAX_CONTROL_COMMS` (ipywidgets answers on the newest
+    only; a closed comm leaves the comm manager)."""
+    from ipywidgets import Widget
+
+    _control_comms[:] = [c for c in _control_comms if not getattr(c, "_closed", False)]
+    while len(_control_comms) >= MAX_CONTROL_COMMS:
+        oldest = _control_comms.pop(0)
+        try:
+            oldest.close()
+        except Exception:
+            log.warning("could not close an old control comm", exc_info=True)
+    _control_comms.append(comm)
+    Widget.handle_control_comm_opened(comm, msg)
+
+
 def _refuse_browser_widgets() -> None:
     import comm
-    import ipywidgets  # registers its targets on import (in a kernel): then we replace one
+    import ipywidgets  # registers its targets on import (in a kernel): then we replace them
 
     manager = comm.get_comm_manager()
     if manager is not None and manager.targets.get("jupyter.widget") is not refuse_widget_comm:
         ipywidgets.register_comm_target()  # the control target, in case it was never set
         manager.register_target("jupyter.widget", refuse_widget_comm)
+    if manager is not None:
+        manager.register_target("jupyter.widget.control", bounded_control_comm)
 
 
 RATE: Final = 20.0
@@ -271,23 +300,27 @@ def _limited(handler: Callable[..., Any]) -> Callable[..., Any]:
     return limited
 
 
+#: The comm messages a browser sends a kernel, all behind :data:`MESSAGE_LIMIT`.
+_COMM_MESSAGES: Final = ("comm_open", "comm_msg", "comm_close")
+
+
 def limit_browser_messages() -> None:
-    """Put :data:`MESSAGE_LIMIT` in front of every ``comm_msg`` from the browser: the comm
-    manager's and, in a kernel, the shell's handler for it. Idempotent."""
+    """Put :data:`MESSAGE_LIMIT` in front of every comm message from the browser (open,
+    message, close): the comm manager's handlers and, in a kernel, the shell's. Idempotent."""
     import comm
 
     manager = comm.get_comm_manager()
     if manager is None:
         return
-    wrapped = _limited(manager.comm_msg)
-    if wrapped is not manager.comm_msg:
-        setattr(manager, "comm_msg", wrapped)  # noqa: B010 - mypy: a method is not assigned
     shell = _shell()
     handlers = getattr(getattr(shell, "kernel", None), "shell_handlers", None)
-    if isinstance(handlers, dict):
-        current = handlers.get("comm_msg")
-        if current is not None:
-            handlers["comm_msg"] = _limited(current)
+    for name in _COMM_MESSAGES:
+        current = getattr(manager, name)
+        wrapped = _limited(current)
+        if wrapped is not current:
+            setattr(manager, name, wrapped)
+        if isinstance(handlers, dict) and handlers.get(name) is not None:
+            handlers[name] = _limited(handlers[name])
 
 
 def harden_kernel() -> None:
