@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from tutorial.i18n import SUPPORTED_LANGUAGES
+
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
 BUILD = REPO / "build"
@@ -21,8 +23,9 @@ BROWSER_WHEELS = Path(__file__).with_name("browser-wheels.txt")
 PYODIDE_VERSION = "0.29.0"
 #: What the browser's Python is: the wheels' dependency markers are evaluated for it.
 BROWSER_PYTHON = "3.13"
-#: The languages of the site: Babel's locale data is trimmed to these (and CLDR's root).
-LANGUAGES = ("es", "en", "ru")
+#: The languages of the site (tutorial.i18n's one list): Babel's locale data is trimmed to these
+#: (and CLDR's root).
+LANGUAGES = SUPPORTED_LANGUAGES
 
 #: Packages whose lab extension is copied from the build venv into the site (ipywidgets' is in
 #: jupyterlab_widgets): the browser kernel's wheel must have the same version.

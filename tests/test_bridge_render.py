@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.browser_harness.server import serve
+from tutorial.bridge import PageBridge
 from tutorial.i18n import translator
 from tutorial.page import overlay_texts
 
@@ -77,7 +78,9 @@ MOUNT = """async ([state, answer]) => {
 
 def state(lang: str = "", **extra: Any) -> dict[str, Any]:
     tr = translator(lang or "es")
-    return {"lang": lang, "title": "", "texts": overlay_texts(tr), "resume": {}, **extra}
+    langs = PageBridge().langs  # the Python side's one list of languages
+    texts = overlay_texts(tr)
+    return {"lang": lang, "title": "", "texts": texts, "resume": {}, "langs": langs, **extra}
 
 
 @pytest.fixture(scope="module")
@@ -161,6 +164,14 @@ def test_without_lang_the_browser_language_is_used(
 ) -> None:
     page = open_page("", locale=locale)
     assert sent(page, "hello")[0]["lang"] == expected
+
+
+def test_the_languages_are_the_ones_python_lists(open_page: Callable[..., Any]) -> None:
+    """The bridge knows no language list of its own: a site with German would detect it."""
+    page = open_page("", locale="de-DE", model=state(langs=["es", "en", "ru", "de"]))
+    assert sent(page, "hello")[0]["lang"] == "de"
+    page = open_page("", locale="ru-RU", model=state(langs=["en", "es"]))
+    assert sent(page, "hello")[0]["lang"] == "en"  # the first is the default
 
 
 @pytest.mark.parametrize("width", [1280, 375])

@@ -26,10 +26,11 @@ from collections.abc import Callable
 from typing import Any, Final, Literal, NotRequired, TypedDict, cast
 
 import anywidget
-from traitlets import Bool, Dict, Int, Unicode
+from traitlets import Bool, Dict, Int, List, Unicode
 
 from .assets import MODULE_LOADER, asset, module_trait
 from .browser_input import PythonOnlyTraits, json_object_copy, notify, validated
+from .i18n import SUPPORTED_LANGUAGES
 
 __all__ = [
     "MAX_LANG",
@@ -203,7 +204,8 @@ class PageBridge(PythonOnlyTraits, anywidget.AnyWidget):
     words in the page's language, plus ``loading``: the pending label in every language),
     ``resume`` (what to store in sessionStorage for "Start again where I was"), ``present``
     (presenter mode: ``?present=1`` in the URL, the page scaled to the screen) and ``step``
-    (``?step=`` in the URL; 0: none).
+    (``?step=`` in the URL; 0: none), ``langs`` (the site's languages, default first: the
+    browser's choice before Python has spoken).
 
     ``on_nav(callback)`` runs ``callback(to)`` for each navigation key (``"next"``,
     ``"back"``, ``"restart"``); ``on_go(callback)`` runs ``callback(go)`` for each page change
@@ -220,8 +222,9 @@ class PageBridge(PythonOnlyTraits, anywidget.AnyWidget):
     resume = Dict().tag(sync=True)
     present = Bool(False).tag(sync=True)
     step = Int(0).tag(sync=True)
+    langs = List(Unicode(), default_value=list(SUPPORTED_LANGUAGES)).tag(sync=True)
 
-    _PYTHON_ONLY = frozenset({"lang", "title", "texts", "resume", "present", "step"})
+    _PYTHON_ONLY = frozenset({"lang", "title", "texts", "resume", "present", "step", "langs"})
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

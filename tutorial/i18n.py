@@ -62,12 +62,14 @@ __all__ = [
     "translator",
 ]
 
-#: Languages with a complete catalog, in the order a language menu shows them.
+#: Languages with a complete catalog, in the order a language menu shows them, the default
+#: first. The project's one list: the page's JavaScript gets it from the page bridge
+#: (``PageBridge.langs``), the static build from here (``static_site.config.LANGUAGES``).
 SUPPORTED_LANGUAGES: Final[tuple[str, ...]] = ("es", "en", "ru")
 
 #: The language used when the page asks for none (or for one we do not have). Spanish: the
 #: source rule texts are Spanish and the explainer is first used in Spanish classrooms.
-DEFAULT_LANGUAGE: Final = "es"
+DEFAULT_LANGUAGE: Final = SUPPORTED_LANGUAGES[0]
 
 #: The gettext domain: ``messages.po`` / ``messages.mo``.
 DOMAIN: Final = "messages"

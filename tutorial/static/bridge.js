@@ -3,7 +3,7 @@
 // When first drawn it sends ONE message:
 //   {type: "hello", lang, page, resume, present, step}
 // lang: ?lang= as given (even unknown), else the first browser language that is es/en/ru,
-// else "es"; page: the last path segment without .ipynb/.html; resume: the state stored for
+// else the default (the first of the bridge's langs, Spanish); page: the last path segment without .ipynb/.html; resume: the state stored for
 // this page, only after "Start again where I was" (else null); present, step: ?present= and
 // ?step= as given (or null; Python validates them).
 // Keys: →/PageDown/Space send {type: "nav", to: "next"}, ←/PageUp {to: "back"}, R
@@ -31,7 +31,9 @@
 // resume (kept in sessionStorage for this page), present (?present=1 in the URL; the page's
 // zoom, --durak-zoom, follows the window's size), step (?step= in the URL; 0: none).
 
-const LANGS = ["es", "en", "ru"];
+// The site's languages, default first: the bridge's ``langs`` (tutorial.i18n's list), read
+// when the bridge is first drawn.
+let LANGS = ["es"];
 const STATE_KEY = "durak-state:";
 const FLAG_KEY = "durak-resume:";
 const MAX_RESUME_CHARS = 60 * 1024;
@@ -75,7 +77,7 @@ function browserLang() {
     const primary = String(tag || "").toLowerCase().split(/[-_]/)[0];
     if (LANGS.includes(primary)) return primary;
   }
-  return "es";
+  return LANGS[0];
 }
 
 function pageName(pathname = globalThis.location.pathname) {
@@ -134,7 +136,7 @@ function storeResume(state) {
 /** The link to another page of the site, in `lang`: .html on the static site, else .ipynb. */
 export function pageHref(name, lang) {
   const ext = globalThis.location.pathname.endsWith(".html") ? ".html" : ".ipynb";
-  return `${name}${ext}?lang=${encodeURIComponent(lang || "es")}`;
+  return `${name}${ext}?lang=${encodeURIComponent(lang || LANGS[0])}`;
 }
 
 /** Inside JupyterLab, whose tab title and URL are its own. Voilà and Voici pages mark their
@@ -155,7 +157,7 @@ function markMain(host) {
 
 function currentLang() {
   const lang = document.documentElement.lang;
-  return LANGS.includes(lang) ? lang : "es";
+  return LANGS.includes(lang) ? lang : LANGS[0];
 }
 
 // Links drawn by Python carry data-durak-page="<stem>": point them at the right file (and
@@ -514,6 +516,8 @@ function every(ms, fn) {
 // ---------------------------------------------------------------------------- view
 
 function render({ model, el: host }) {
+  const langs = model.get("langs");
+  if (Array.isArray(langs) && langs.length) LANGS = langs.map(String);
   const beat = heartbeat(model);
   TAB.model = model;
   if (TAB.shownPath === null) TAB.shownPath = globalThis.location.pathname;
@@ -524,8 +528,8 @@ function render({ model, el: host }) {
 
   function applyTexts() {
     const labels = (model.get("texts") || {}).loading || {};
-    const key = LANGS.includes(detected) ? detected : "es";
-    const label = labels[key] || labels.es || "";
+    const key = LANGS.includes(detected) ? detected : LANGS[0];
+    const label = labels[key] || labels[LANGS[0]] || "";
     loading.setAttribute("aria-label", label);
     loading.setAttribute("lang", key);
   }
