@@ -78,6 +78,7 @@ ACE = Rank.ACE
     EV_BOUT_START,
     EV_FLASH,
     EV_MISDEAL,
+    EV_REPETITION,
 ) = (
     EventKind.LEAD,
     EventKind.BEAT,
@@ -94,6 +95,7 @@ ACE = Rank.ACE
     EventKind.BOUT_START,
     EventKind.FLASH,
     EventKind.MISDEAL,
+    EventKind.REPETITION,
 )
 
 # NamedTuple construction without the Python-level __new__ (hot path).

@@ -92,6 +92,7 @@ def fresh_state(
     s.durak = None
     s.flashed = frozenset()
     s.redeals = 0
+    s.seen = ()
     return s
 
 

@@ -309,6 +309,7 @@ class _Plan:
             flashed=obs.flashed,
             redeals=obs.redeals,
             dealer=obs.dealer,
+            seen=obs.seen,
         )
 
 

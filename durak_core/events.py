@@ -20,8 +20,12 @@ Each :class:`Event` has a kind and a few fields whose meaning depends on the kin
   turned-up card, or None when it lay under the stock.
 - ``player_out``: seat, n = place in the order of going out (1 = first).
 - ``game_over``: seat = the durak or None; detail ``"durak"``, ``"draw"``, ``"team"`` (his
-  whole team loses, S0/S2) or ``"previous_durak"`` (everybody emptied at once and, with no
-  draws, the previous durak stays durak, S0).
+  whole team loses, S0/S2), ``"previous_durak"`` (everybody emptied at once and, with no
+  draws, the previous durak stays durak, S0) or ``"repetition"`` (a draw: the same position
+  came up ``n`` times, ``Rules.repetition_limit``).
+- ``repetition``: a bout starts in a position that came up before in this game (same hands,
+  attacker and defender, the stock empty): n = the how-manieth time (2, 3, ...), other = the
+  limit (``Rules.repetition_limit``); seat = the attacker. At the limit ``game_over`` follows.
 - ``flash``: seat, cards = (the trump shown, kept in his hand), other = the new defender.
 - ``misdeal``: seat = a player whose dealt hand calls for a new deal (C20), cards = that
   hand, n = the how-manieth new deal; detail ``"request"`` when he asked for it; the cards
@@ -59,6 +63,7 @@ class EventKind(StrEnum):
     GAME_OVER = "game_over"
     MISDEAL = "misdeal"
     FLASH = "flash"
+    REPETITION = "repetition"
 
 
 class Event(NamedTuple):

@@ -38,10 +38,13 @@ class Outcome(NamedTuple):
     losers: tuple[int, ...] = ()
     """Everyone who lost: the durak alone, or his whole team (``TeamEnd.TEAM_LOSES``, S0, S2);
     empty for a draw."""
+    repeated: bool = False
+    """A draw because the same position came up ``Rules.repetition_limit`` times (the
+    players still holding cards lose nothing)."""
 
     @property
     def is_draw(self) -> bool:
-        """Whether nobody lost (everybody went out together)."""
+        """Whether nobody lost (everybody went out together, or a position repeated)."""
         return self.durak is None
 
 
@@ -146,7 +149,20 @@ class Game(Setup):
         s = self._state
         if s.phase is not PHASE_OVER:
             return None
-        return Outcome(s.durak, tuple(s.out_order), self.losers)
+        return Outcome(s.durak, tuple(s.out_order), self.losers, self.drawn_by_repetition)
+
+    @property
+    def drawn_by_repetition(self) -> bool:
+        """Whether the game ended in a draw because the position it was in came up
+        ``Rules.repetition_limit`` times (the ``game_over`` event's detail ``"repetition"``)."""
+        s = self._state
+        limit = self.rules.repetition_limit
+        return (
+            s.phase is PHASE_OVER
+            and bool(limit and s.seen)
+            and s.durak is None
+            and s.seen.count(s.seen[-1]) >= limit
+        )
 
     @property
     def losers(self) -> tuple[int, ...]:
@@ -154,7 +170,7 @@ class Game(Setup):
         included) under ``TeamEnd.TEAM_LOSES`` (S0 (ii), S2); the previous durak after an
         all-empty finish without draws (S0); empty while the game goes on or for a draw."""
         s = self._state
-        if s.phase is not PHASE_OVER:
+        if s.phase is not PHASE_OVER or self.drawn_by_repetition:
             return ()
         team = self._team
         if team is not None and s.durak is not None and self.rules.team_end is TEAM_LOSES:
@@ -233,6 +249,7 @@ class Game(Setup):
             flashed=s.flashed,
             redeals=s.redeals,
             dealer=self._dealer(),
+            seen=s.seen,
         )
 
     def known_cards(self) -> tuple[frozenset[Card], ...]:

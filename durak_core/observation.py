@@ -89,6 +89,10 @@ class Observation:
     """New deals asked for so far for a misdeal (C20)."""
     dealer: int | None = None
     """Who dealt (everybody saw it); a new deal for a misdeal is his again (C20)."""
+    seen: tuple[str, ...] = ()
+    """The positions that started a bout since the stock ran out (``Position.seen``: what the
+    repetition rule counts), when this seat can place every card: with the stock empty and
+    two players left, each knows the other's hand. Otherwise empty (the keys hold hands)."""
 
     def unseen(self) -> frozenset[Card]:
         """Cards of the deck that this seat cannot place: in other hands or in the stock
@@ -215,4 +219,10 @@ def observe(game: Game, seat: int) -> Observation:
         flashed=pos.flashed,
         redeals=pos.redeals,
         dealer=pos.dealer,
+        seen=pos.seen
+        if pos.seen
+        and not pos.stock
+        and not pos.turnup_in_stock
+        and game.players - len(pos.out) <= 2
+        else (),
     )

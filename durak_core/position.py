@@ -73,6 +73,10 @@ class Position:
     """Who dealt (None: not known, e.g. a lesson's set-up). A new deal for a misdeal (C20) is
     dealt by the same dealer, from his left; without one the seat before the first attacker
     deals."""
+    seen: tuple[str, ...] = ()
+    """The positions that started a bout since the stock ran out and the last bout was beaten
+    off, oldest first (:func:`~durak_core.state.repetition_key`): what
+    ``Rules.repetition_limit`` counts. A set-up position's own bout is not among them."""
 
     @property
     def players(self) -> int:
@@ -80,8 +84,8 @@ class Position:
 
     def to_dict(self) -> dict[str, Any]:
         """The position as JSON-ready data: ``Game.from_position(rules, **position.to_dict())``
-        and :meth:`from_dict` rebuild it exactly."""
-        return {
+        and :meth:`from_dict` rebuild it exactly (``seen`` only when there is one)."""
+        data = {
             "hands": [_text(h) for h in self.hands],
             "stock": _text(self.stock),
             "turnup": None if self.turnup is None else str(self.turnup),
@@ -110,6 +114,9 @@ class Position:
                 if cards
             },
         }
+        if self.seen:
+            data["seen"] = list(self.seen)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], rules: Rules | None = None) -> Position:

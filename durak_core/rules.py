@@ -302,6 +302,13 @@ class Rules:
     """At most this many new deals in a row for a misdeal (the rule would loop otherwise)."""
     next_game_start: NextGameStart = NextGameStart.LOWEST_TRUMP
     match_scoring: MatchScoring = MatchScoring.SINGLE
+    repetition_limit: int = 3
+    """The game is a draw when the same position comes up this many times at the start of a
+    bout once the stock is empty: the same hands, the same attacker and defender (0: never).
+    The sources have no such rule and their games always end, except with transfers: a
+    transfer turns the attack round and a take brings the cards back, so two players can
+    meet the same position again and again. Like chess's threefold repetition, the third
+    time is a draw. Counted from the deal, or from the position a game was set up from."""
 
     def __post_init__(self) -> None:
         if self.deck_size not in DECK_SIZES:
@@ -332,6 +339,10 @@ class Rules:
             )
         if self.flash and not self.transfer:
             raise RulesError("flash is a way to transfer: it needs transfer=True (S2)")
+        if self.repetition_limit != 0 and not 2 <= self.repetition_limit <= 9:
+            raise RulesError(
+                f"repetition_limit must be 0 (off) or between 2 and 9, not {self.repetition_limit}"
+            )
         if not 0 <= self.max_redeals <= 20:
             raise RulesError(f"max_redeals must be between 0 and 20, not {self.max_redeals}")
         if self.team_rotation is TeamRotation.TEAM_TURNS and self.teams is Teams.TWO_V_TWO_V_TWO:

@@ -233,6 +233,7 @@ class Setup(Transitions):
         flashed: Iterable[Card | str] | str = (),
         redeals: int = 0,
         dealer: int | None = None,
+        seen: Iterable[str] = (),
         undo: bool = True,
         events: bool = True,
     ) -> Self:
@@ -350,6 +351,7 @@ class Setup(Transitions):
             flashed=frozenset(cards(flashed, "flashed")),
             redeals=redeals,
             dealer=seat_or_none(dealer, "dealer"),
+            seen=_seen_keys(seen),
         )
         return cls._from_value(rules, position, undo, events)
 
@@ -393,6 +395,7 @@ class Setup(Transitions):
         s.turnup_holder = holder
         s.flashed = pos.flashed
         s.redeals = pos.redeals
+        s.seen = pos.seen
         game._init_state(s)
         if pos.table:
             if over:
@@ -547,6 +550,20 @@ def _default_defender(rules: Rules, attacker: int, active: list[bool]) -> int:
         if active[(attacker + k) % players]:
             return (attacker + k) % players
     return attacker
+
+
+#: Most positions a set-up's ``seen`` may list, and the longest key (a 52-card deck's hands).
+_MAX_SEEN, _MAX_KEY = 500, 400
+
+
+def _seen_keys(seen: Iterable[str]) -> tuple[str, ...]:
+    """``seen`` checked: position keys (:func:`~durak_core.state.repetition_key`) as text."""
+    if isinstance(seen, str):
+        raise PositionError("seen is a list of position keys, not one text")
+    keys = tuple(seen)
+    if len(keys) > _MAX_SEEN or not all(isinstance(k, str) and len(k) <= _MAX_KEY for k in keys):
+        raise PositionError(f"seen must list at most {_MAX_SEEN} position keys as text")
+    return keys
 
 
 def _is_over(rules: Rules, players: int, out: set[int]) -> bool:

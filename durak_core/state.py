@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from .cards import Card, Suit
 
-__all__ = ["Phase", "State"]
+__all__ = ["Phase", "State", "repetition_key"]
 
 
 class Phase(StrEnum):
@@ -49,6 +49,7 @@ class State:
         "passed",
         "phase",
         "redeals",
+        "seen",
         "stock",
         "taking",
         "throw_in_turn",
@@ -91,6 +92,9 @@ class State:
     """Trumps already shown for a Flash transfer (S2; this bout's only, under once-per-bout)."""
     redeals: int
     """New deals asked for so far for a misdeal (C20)."""
+    seen: tuple[str, ...]
+    """The positions that started a bout since the stock ran out and the last bout was beaten
+    off, oldest first (:func:`repetition_key`; what ``Rules.repetition_limit`` counts)."""
     _order: tuple[list[bool], int, int, tuple[int, ...]] | None
     """Cache of the seats with throw-in rights in priority order, for ``active``, attacker and
     defender (see ``BoutRules._throw_order``)."""
@@ -141,6 +145,7 @@ class State:
         new.durak = self.durak
         new.flashed = self.flashed
         new.redeals = self.redeals
+        new.seen = self.seen
         return new
 
     @property
@@ -173,6 +178,7 @@ class State:
             self.durak,
             self.flashed,
             self.redeals,
+            self.seen,
         )
 
     def __repr__(self) -> str:
@@ -191,6 +197,21 @@ class State:
         return isinstance(other, State) and self.key() == other.key()
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def repetition_key(
+    hands: Sequence[Sequence[Card]],
+    attacker: int,
+    defender: int,
+    flashed: frozenset[Card],
+    turnup_holder: int | None,
+) -> str:
+    """The position a bout starts in, as ``Rules.repetition_limit`` compares them: each
+    hand as a set, who attacks whom, the trumps shown for a Flash, who may still swap the
+    turn-up (the stock is empty, the table too; who is out follows from the hands)."""
+    shown = " ".join(sorted(map(str, flashed)))
+    parts = [" ".join(sorted(map(str, hand))) for hand in hands]
+    return f"{'|'.join(parts)}|{attacker}>{defender}|{shown}|{turnup_holder}"
 
 
 _FIELDS = tuple(sorted(name for name in State.__slots__ if not name.startswith("_")))

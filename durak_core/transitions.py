@@ -25,6 +25,7 @@ from ._base import (
     EV_PASS,
     EV_PICK_UP,
     EV_PLAYER_OUT,
+    EV_REPETITION,
     EV_SWAP,
     EV_TAKE,
     EV_THROW_IN,
@@ -52,6 +53,7 @@ from .dealing import deal_events, deal_hands, fresh_state, pick_first_attacker, 
 from .generation import Generation
 from .reasons import Reason
 from .rules import FlashReuse
+from .state import repetition_key
 
 __all__ = ["Transitions"]
 
@@ -339,8 +341,34 @@ class Transitions(Generation):
         s.phase = PHASE_LEAD
         s.passed = [False] * players
         s.bouts += 1
+        limit = self.rules.repetition_limit
+        if limit and not s.stock and self._repeated(limit, defended=defended):
+            return
         if record:
             events.append(new_event((EV_BOUT_START, attacker, NO_CARDS, s.defender, 0, "")))
+
+    def _repeated(self, limit: int, *, defended: bool) -> bool:
+        """Count the position this bout starts in; at the ``limit``-th time the game is over,
+        a draw (``Rules.repetition_limit``). Only a take can bring a position back: beaten
+        cards leave the game, so a beaten-off bout forgets every earlier position."""
+        s = self._state
+        seen = () if defended else s.seen
+        key = repetition_key(s.hands, s.attacker, s.defender, s.flashed, s.turnup_holder)
+        n = seen.count(key) + 1
+        s.seen = (*seen, key)
+        if n == 1:
+            return False
+        events = self._events
+        record = events.__class__ is not NoEvents
+        if record:
+            events.append(new_event((EV_REPETITION, s.attacker, NO_CARDS, limit, n, "")))
+        if n < limit:
+            return False
+        s.phase = PHASE_OVER
+        s.durak = None
+        if record:
+            events.append(new_event((EV_GAME_OVER, None, NO_CARDS, None, n, "repetition")))
+        return True
 
     def _draw(self, defender: int) -> None:
         """Refill: the bout's first attacker, the others clockwise, the defender last (S0–S4);

@@ -67,6 +67,10 @@ def check_invariants(game: Game, universe: Iterable[Card]) -> None:
     team = team_of(rules.teams, game.players)
     if s.phase is Phase.OVER:
         assert not s.attacks
+        limit = rules.repetition_limit
+        if limit and s.seen and s.seen.count(s.seen[-1]) >= limit:
+            assert s.durak is None, "a repeated position ends the game in a draw"
+            return
         holding = [seat for seat, on in enumerate(s.active) if on]
         if team is not None and rules.team_end is TeamEnd.TEAM_LOSES:
             assert len({team[seat] for seat in holding}) <= 1, "two teams still hold cards"

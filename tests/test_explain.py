@@ -181,6 +181,7 @@ EVENTS: dict[EventKind, Event] = {
     EventKind.GAME_OVER: Event(EventKind.GAME_OVER, 1, detail="durak"),
     EventKind.FLASH: Event(EventKind.FLASH, 1, (c("8H"),), other=2),
     EventKind.MISDEAL: Event(EventKind.MISDEAL, 1, (c("6H"), c("9D"), c("QH"), c("AD")), n=1),
+    EventKind.REPETITION: Event(EventKind.REPETITION, 0, other=3, n=2),
 }
 
 #: Parameter variants that choose another message.
@@ -251,6 +252,9 @@ EVENT_VARIANTS: list[Event] = [
     Event(EventKind.GAME_OVER, None, detail="draw"),
     Event(EventKind.GAME_OVER, 1, detail="team"),
     Event(EventKind.GAME_OVER, 1, detail="previous_durak"),
+    Event(EventKind.GAME_OVER, None, n=3, detail="repetition"),
+    Event(EventKind.REPETITION, 1, other=3, n=3),  # the limit: game_over follows
+    Event(EventKind.REPETITION, 1, other=5, n=2),
 ]
 
 ALL_REFUSALS = [*REFUSALS.values(), *REFUSAL_VARIANTS]

@@ -87,7 +87,12 @@ def check_outcome(game: Game, universe: list) -> None:
     last = game.events[-1]
     assert last.kind is EventKind.GAME_OVER
     assert last.seat == outcome.durak
-    if outcome.durak is None:
+    if outcome.repeated:
+        # the repetition rule (Rules.repetition_limit): a draw with cards still in hand
+        assert outcome.is_draw and not outcome.losers and last.detail == "repetition"
+        assert s.seen.count(s.seen[-1]) == game.rules.repetition_limit
+        assert sum(map(bool, s.hands)) >= 2
+    elif outcome.durak is None:
         assert outcome.is_draw
         assert not any(s.active), "a draw, but someone is still in"
         assert not any(s.hands)

@@ -1123,8 +1123,41 @@ def _player_out_event(sp: _Speaker, e: Event) -> str:
     )
 
 
+@_event(EventKind.REPETITION)
+def _repetition(sp: _Speaker, e: Event) -> str:
+    tr = sp.tr
+    # TRANSLATORS: the repetition rule (Rules.repetition_limit): with transfers, two players
+    # can bring the game back to where it was. {n} is at least 2.
+    again = tr.ngettext(
+        "This position has now come up {n} time: the same cards in every hand, the same "
+        "attacker and defender.",
+        "This position has now come up {n} times: the same cards in every hand, the same "
+        "attacker and defender.",
+        e.n,
+    )
+    left = (e.other or 0) - e.n
+    if left <= 0:
+        return again  # game_over follows
+    return sp.join(
+        again,
+        tr.ngettext(
+            "If it comes up {n} more time, the game is a draw.",
+            "If it comes up {n} more times, the game is a draw.",
+            left,
+        ),
+    )
+
+
 @_event(EventKind.GAME_OVER)
 def _game_over_event(sp: _Speaker, e: Event) -> str:
+    if e.detail == "repetition":
+        return sp.tr.ngettext(
+            "Game over: the same position came up {n} time, so the game is a draw and "
+            "nobody is the durak.",
+            "Game over: the same position came up {n} times, so the game is a draw and "
+            "nobody is the durak.",
+            e.n,
+        )
     if e.seat is None:
         return sp.tr.gettext(
             "Game over: everybody ran out of cards at the same time, so there is no durak. "

@@ -288,7 +288,7 @@ class FreePlayPanel:
                 view = result_view(
                     outcome, ctl.game.hand_sizes, tr, players=ctl.names(tr), you=learner_seat(ctl)
                 )
-                if outcome.durak is None:
+                if outcome.durak is None and not outcome.repeated:
                     view = tied_places(view, ctl.game)
                 self.result.value = result_html(view)
                 self.again.description = self._again_label(tr)

@@ -236,6 +236,17 @@ def result_view(
         # TRANSLATORS: column of the result table: cards still in hand at the end.
         tr.pgettext("result", "Cards left"),
     ]
+    if outcome.repeated:
+        return {
+            "outcome": "draw",
+            "title": tr.gettext("A draw: nobody is the durak."),
+            "text": tr.gettext(
+                "The same position kept coming back, so the game ended in a draw: nobody "
+                "loses, however many cards are left."
+            ),
+            "headers": headers,
+            "rows": rows,
+        }
     if durak is None:
         return {
             "outcome": "draw",

@@ -81,6 +81,7 @@ OPTION_FIELDS: Final[tuple[str, ...]] = (
     "allow_draw",
     "team_end",
     "match_scoring",
+    "repetition_limit",
 )
 
 
@@ -120,6 +121,7 @@ def option_name(name: str, tr: Gettext) -> str:
         "max_redeals": lambda: tr.gettext("Limit on new deals"),
         "next_game_start": lambda: tr.gettext("Who starts the next game"),
         "match_scoring": lambda: tr.gettext("Who loses a match of several games"),
+        "repetition_limit": lambda: tr.gettext("A position that keeps coming back"),
     }
     return names[_field(name)]()
 
@@ -170,6 +172,8 @@ def option_value(
             return _neighbours_only_from(value, tr, players, teams=rules.teams is not Teams.NONE)
         case "max_redeals":
             return _max_redeals(_number(value), tr)
+        case "repetition_limit":
+            return _repetition_limit(_number(value), tr)
         case "throw_in_after_take" | "transfer" | "allow_draw" | "flash":
             return _switch(name, _flag(value), tr)
         case "first_bout_cap":
@@ -217,6 +221,7 @@ def option_values(name: str) -> tuple[object, ...]:
         "allow_draw": (True, False),
         "flash": (True, False),
         "max_redeals": tuple(range(21)),
+        "repetition_limit": (0, 2, 3, 4, 5, 6, 7, 8, 9),
     }[name]
 
 
@@ -313,6 +318,18 @@ def _max_redeals(n: int, tr: Gettext) -> str:
     return tr.ngettext(
         "at most {n} new deal in a row; after that, the deal stands as it is",
         "at most {n} new deals in a row; after that, the deal stands as it is",
+        n,
+    )
+
+
+def _repetition_limit(n: int, tr: Gettext) -> str:
+    if n == 0:
+        return tr.gettext("no limit: the game goes on however often a position comes back")
+    # TRANSLATORS: the repetition rule, our own (the sources have none): like chess's
+    # threefold repetition. {n} is 2 to 9.
+    return tr.ngettext(
+        "the game is a draw when the same position comes up {n} time",
+        "the game is a draw when the same position comes up {n} times",
         n,
     )
 
