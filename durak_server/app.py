@@ -8,6 +8,8 @@ forms ``--classroom N`` and ``--max-kernels N`` exist too):
 ``max_kernels``    at most this many kernels at once (pool included); beyond it a page gets a
                    503 "full, try again in a minute" page; 0 = no cap.
 ``refill_delay``   seconds of quiet (no kernel taken from the pool) before the pool refills.
+``refill_when_idle``  the share of the processors that must have been idle (over 2 s) for a
+                   refill to start once learners have taken kernels (0: never wait).
 ``pool_notebook``  the page shell every pooled kernel runs (``_shell.ipynb``).
 ``pool_pages``     notebook stems served from the pool; empty = the pages registered in
                    ``tutorial.pages.PAGES``.
@@ -77,6 +79,12 @@ class DurakServer(Voila):  # type: ignore[misc]
     )
     refill_delay = Float(
         20.0, config=True, help="Seconds without a page taken from the pool before it refills."
+    )
+    refill_when_idle = Float(
+        0.5,
+        config=True,
+        help="Share of the processors idle (over 2 s) that a pool refill waits for, once pages "
+        "took kernels from it (0: refill regardless).",
     )
     pool_notebook = Unicode(
         "_shell.ipynb", config=True, help="The page shell pooled kernels pre-render."
@@ -161,6 +169,7 @@ class DurakServer(Voila):  # type: ignore[misc]
             pool_notebook=self.pool_notebook,
             pool_size=pool_size,
             refill_delay=self.refill_delay,
+            refill_when_idle=self.refill_when_idle,
             max_kernels=self.max_kernels,
             connect_timeout=self.connect_timeout,
             max_waiting_per_address=self.waiting_per_address(),

@@ -7,7 +7,9 @@
   page shell (``_shell.ipynb``): each pooled kernel has executed the shell and holds its HTML.
   Refills are serialized (one kernel starting and rendering at a time) and wait until
   ``refill_delay`` seconds passed since the last kernel was taken, so a burst of learners is
-  not slowed by refills; they never exceed the cap. Pooled kernels are never culled (Voilà).
+  not slowed by refills, and then, while a class keeps the processors busy, until they are
+  idle enough (``refill_when_idle``, at most :data:`MAX_DEFERRAL` seconds); they never exceed
+  the cap. Pooled kernels are never culled (Voilà).
 
 Log lines: ``Using pre-heated kernel: <id> for _shell.ipynb`` (a page served from the pool),
 ``Kernel pool of _shell.ipynb is filled with N kernel(s)``, ``Kernel cap reached``.
@@ -31,9 +33,16 @@ from voila.notebook_renderer import NotebookRenderer
 from voila.utils import ENV_VARIABLE
 from voila.voila_kernel_manager import voila_kernel_manager_factory
 
+from .cpu_idle import IdleMeter
+
 #: Seconds to wait before trying a refill again when the cap leaves no room, or after a
 #: refill failed.
 RETRY_SECONDS = 10.0
+#: Seconds over which the processors' idle share is measured before a refill.
+IDLE_WINDOW = 2.0
+#: Longest a refill waits for idle processors: then one kernel is started anyway (a machine
+#: kept busy by something else would otherwise never refill its pool).
+MAX_DEFERRAL = 60.0
 
 
 @dataclass
@@ -259,6 +268,7 @@ class DurakKernelManager(_VoilaPoolManager):  # type: ignore[misc]
         pool_size: int,
         refill_delay: float,
         max_kernels: int,
+        refill_when_idle: float = 0.0,
         connect_timeout: float = 60.0,
         max_waiting_per_address: int = 8,
         max_kernels_per_address: int = 0,
@@ -267,11 +277,13 @@ class DurakKernelManager(_VoilaPoolManager):  # type: ignore[misc]
         self.pool_notebook = pool_notebook
         self.pool_size = pool_size
         self.refill_delay = refill_delay
+        self.refill_when_idle = refill_when_idle
         self.budget = KernelBudget(self, max_kernels)
         self.claims = Claims(
             self, connect_timeout, max_waiting_per_address, max_kernels_per_address
         )
         self._last_pop = -math.inf
+        self._refill_deferred: float | None = None  # since when a refill waits for idle CPUs
         self._refill_wanted: asyncio.Event | None = None
         self._refiller: asyncio.Task[None] | None = None
         # Voilà's constructor calls fill_if_needed() for every notebook _notebook_filter keeps.
@@ -403,6 +415,8 @@ class DurakKernelManager(_VoilaPoolManager):  # type: ignore[misc]
                 if wait > 0:
                     await asyncio.sleep(wait)  # learners are still arriving: keep quiet
                     continue
+                if self._last_pop > -math.inf and not await self._processors_idle():
+                    continue  # a class is working: its clicks come first
                 reservation = self.budget.reserve()
                 if reservation is None:
                     if not capped:
@@ -411,6 +425,7 @@ class DurakKernelManager(_VoilaPoolManager):  # type: ignore[misc]
                     await asyncio.sleep(RETRY_SECONDS)
                     continue
                 capped = False
+                self._refill_deferred = None
                 future = loop.create_task(self._start_pooled(reservation))
                 self._pool.append(future)
                 try:
@@ -430,6 +445,32 @@ class DurakKernelManager(_VoilaPoolManager):  # type: ignore[misc]
                         self.pool_notebook,
                         self.pool_size,
                     )
+
+    async def _processors_idle(self) -> bool:
+        """Whether the processors were idle at least ``refill_when_idle`` of a short window
+        (:data:`IDLE_WINDOW` seconds; always, where that cannot be measured, with 0, or after
+        waiting :data:`MAX_DEFERRAL` seconds). A refill takes a processor for about two
+        seconds: while a class keeps them busy it waits, and a late arrival meanwhile gets a
+        kernel of its own (started cold)."""
+        if self.refill_when_idle <= 0:
+            return True
+        loop = asyncio.get_event_loop()
+        if self._refill_deferred is not None and loop.time() - self._refill_deferred > MAX_DEFERRAL:
+            return True
+        meter = IdleMeter()
+        await asyncio.sleep(IDLE_WINDOW)
+        idle = meter.idle_since_last()
+        if idle is None or idle >= self.refill_when_idle:
+            return True
+        if self._refill_deferred is None:
+            self._refill_deferred = loop.time()
+            self.log.info(
+                "Pool refill waits: processors %.0f%% idle (below %.0f%%), at most %g s",
+                100 * idle,
+                100 * self.refill_when_idle,
+                MAX_DEFERRAL,
+            )
+        return False
 
     async def _start_pooled(self, reservation: Reservation) -> dict[str, Any]:
         """Start one kernel and pre-render the shell in it (Voilà's ``_initialize``)."""
