@@ -175,10 +175,22 @@ def check_fact(game: Game, seat: int, advice: Hint, fact: Fact) -> None:
     elif code is FactCode.OUTCOMES:
         n = p["samples"]
         assert n == advice.samples
-        scores = PIMCBot(n).evaluate(observe(game, seat), random.Random(advice_seed(advice)))
+        bot = PIMCBot(n, exact=True)
+        scores = bot.evaluate(observe(game, seat), random.Random(advice_seed(advice)))
         assert p["other"] == advice.runner_up
         assert p["best"] == int(scores[action] * 10 + 0.5)
         assert p["second"] == int(scores[advice.runner_up] * 10 + 0.5)  # type: ignore[index]
+    elif code is FactCode.SOLVED:
+        from durak_core.solver import solve
+
+        exact = solve(game, seat=seat)  # a fresh search of the real position
+        words = {"win": 1, "draw": 0, "loss": -1}
+        assert exact.solved and advice.samples == 0
+        assert exact.value == words[str(p["best"])]  # the position, over every legal move
+        assert exact.action_values[action] == words[str(p["value"])]
+        assert p["other"] == advice.runner_up
+        assert exact.action_values[advice.runner_up] == words[str(p["other_value"])]  # type: ignore[index]
+        assert p["seat"] != seat and not game.state.stock
     else:  # pragma: no cover - a new code needs its check here
         raise AssertionError(f"no check for {code}")
 
@@ -206,7 +218,8 @@ def test_every_fact_holds_in_the_engines_position() -> None:
         if advice.runner_up is not None:
             assert game.is_legal(advice.runner_up) and advice.runner_up != advice.action
             # without a lesson's choice of moves: the best and the second best of the search
-            scores = PIMCBot(advice.samples).evaluate(observe(game, seat), random.Random(i))
+            bot = PIMCBot(advice.samples or SAMPLES, exact=True)  # 0: a solved endgame
+            scores = bot.evaluate(observe(game, seat), random.Random(i))
             assert scores[advice.action] == max(scores.values()) == advice.score
             others = [v for a, v in scores.items() if a != advice.action]
             assert scores[advice.runner_up] == max(others) == advice.runner_score
@@ -330,22 +343,44 @@ def _every_wording() -> list[Hint]:
         Action.flash(1, "9S"),
         Action.redeal(1),
     ]
-    facts = [
-        Fact(FactCode.ONLY_MOVE, {"action": beat}),
-        Fact(FactCode.KEEPS_TRUMP, {"card": c("6S")}),
-        Fact(FactCode.CHEAPEST, {"card": c("JH")}),
-        Fact(FactCode.RANK_GONE, {"rank": Rank.JACK, "discarded": 3, "in_hand": 0, "on_table": 0}),
-        Fact(FactCode.RANK_GONE, {"rank": Rank.JACK, "discarded": 1, "in_hand": 1, "on_table": 1}),
-        Fact(FactCode.PAIR, {"rank": Rank.SEVEN, "n": 2}),
-        Fact(FactCode.PAIR, {"rank": Rank.SEVEN, "n": 4}),
-        Fact(FactCode.NEEDS_TRUMPS, {"n": 2, "trumps": 2}),
-        Fact(FactCode.STOCK_LEFT, {"n": 5}),
-        Fact(FactCode.FEWEST_CARDS, {"seat": 0, "n": 4}),
-        Fact(FactCode.TRANSFER_TO, {"seat": 2}),
-        Fact(FactCode.GOES_OUT, {}),
-    ] + [
-        Fact(FactCode.OUTCOMES, {"samples": 21, "best": 7, "other": m, "second": 4}) for m in moves
-    ]
+    facts = (
+        [
+            Fact(FactCode.ONLY_MOVE, {"action": beat}),
+            Fact(FactCode.KEEPS_TRUMP, {"card": c("6S")}),
+            Fact(FactCode.CHEAPEST, {"card": c("JH")}),
+            Fact(
+                FactCode.RANK_GONE, {"rank": Rank.JACK, "discarded": 3, "in_hand": 0, "on_table": 0}
+            ),
+            Fact(
+                FactCode.RANK_GONE, {"rank": Rank.JACK, "discarded": 1, "in_hand": 1, "on_table": 1}
+            ),
+            Fact(FactCode.PAIR, {"rank": Rank.SEVEN, "n": 2}),
+            Fact(FactCode.PAIR, {"rank": Rank.SEVEN, "n": 4}),
+            Fact(FactCode.NEEDS_TRUMPS, {"n": 2, "trumps": 2}),
+            Fact(FactCode.STOCK_LEFT, {"n": 5}),
+            Fact(FactCode.FEWEST_CARDS, {"seat": 0, "n": 4}),
+            Fact(FactCode.TRANSFER_TO, {"seat": 2}),
+            Fact(FactCode.GOES_OUT, {}),
+        ]
+        + [
+            Fact(FactCode.OUTCOMES, {"samples": 21, "best": 7, "other": m, "second": 4})
+            for m in moves
+        ]
+        + [
+            Fact(
+                FactCode.SOLVED,
+                {"value": v, "best": b, "other": moves[4], "other_value": o, "seat": 0},
+            )
+            for v, b, o in [
+                ("win", "win", "win"),
+                ("win", "win", "draw"),
+                ("draw", "draw", "loss"),
+                ("draw", "win", "win"),
+                ("loss", "loss", "loss"),
+                ("loss", "win", "draw"),
+            ]
+        ]
+    )
     hints = [Hint(1, m, 0.7, moves[0], 0.4, 21, ()) for m in moves]
     hints.append(Hint(1, beat, 0.7, moves[0], 0.4, 21, tuple(facts)))
     return hints
@@ -447,3 +482,24 @@ def test_every_lesson_move_step_gets_a_hint_among_its_moves() -> None:
             assert ctl.message[1](ctl.i18n)
             hinted += 1
     assert hinted >= 10
+
+
+def test_a_solved_endgame_hint_says_it_exactly() -> None:
+    """issue 18 items 4-5: once the stock is empty with two players every card is known;
+    the hint then says what the move leads to against best play, not sampled deals."""
+    from durak_core.solver import solve
+
+    from durak_core.cards import make_deck
+
+    rest = [str(c) for c in make_deck(36) if str(c) not in ("7C", "9C", "8C", "10C")]
+    game = Game.from_position(
+        Rules(), ["7C 9C", "8C 10C"], trump="S", attacker=0, discard=" ".join(rest)
+    )
+    advice = hint(game, 0, random.Random(0))
+    assert FactCode.SOLVED in advice.codes() and FactCode.OUTCOMES not in advice.codes()
+    assert advice.samples == 0
+    exact = solve(game, seat=0)
+    assert exact.keeps_value(advice.action)
+    text = explain_hint(advice, translator("en"), players=["You", "Ana"])
+    assert "Every card is known now, and Ana can win against any move of yours" in text
+    assert "deal" not in text  # no sampled deals where nothing is hidden

@@ -30,6 +30,7 @@ from durak_core import Action, ActionKind, Card, Game, Observation, Rank, observ
 from durak_core.bots import PIMCBot, card_value
 from durak_core.cards import beats
 from durak_core.determinize import determinize
+from durak_core.solver import Value
 
 from .i18n import Gettext
 from .names import action_label, card_short, player_name, rank_symbol
@@ -84,6 +85,11 @@ class FactCode(StrEnum):
     OUTCOMES = "outcomes"
     """In ``samples`` sampled deals, the move scored ``best`` tenths (not being the durak; a
     draw counts half) and the runner-up ``other`` (``action``) ``second`` tenths."""
+    SOLVED = "solved"
+    """Every card is placed (two players, the stock empty) and the position is solved
+    exactly: the move's ``value`` (``"win"``, ``"draw"`` or ``"loss"`` against best play),
+    the position's ``best`` (the best of every legal move, the step's or not), the runner-up
+    ``other`` and its ``other_value``; ``seat``: the opponent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +136,9 @@ def trumps_needed(obs: Observation) -> int:
     )
 
 
+_VALUE_WORDS: Final = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "loss"}
+
+
 def _tenths(score: float) -> int:
     return int(score * 10 + 0.5)
 
@@ -164,12 +173,32 @@ def hint(
         facts += _position_facts(obs, only, None)
         return Hint(obs.seat, only, 1.0, None, None, 0, tuple(facts))
     n = samples if samples is not None else samples_for(len(legal))
-    ranked = PIMCBot(n).ranked(obs, rng)
+    bot = PIMCBot(n, exact=True)
+    ranked = bot.ranked(obs, rng)
+    # every card is placed where it is solvable: any stream deals the one world (the
+    # bot's table answers at once the second time)
+    solved = bot.solution(obs, random.Random(0))
     best, score = next((a, s) for a, s in ranked if a in allowed)
     # the runner-up: the best other move the step asks for, if any; else the best other move
     rivals = [(a, s) for a, s in ranked if a != best]
     runner, runner_score = next(((a, s) for a, s in rivals if a in allowed), rivals[0])
     facts = _position_facts(obs, best, runner)
+    if solved is not None:
+        values = solved.action_values
+        opponent = next(i for i in range(obs.players) if i != obs.seat and i not in obs.out)
+        facts.append(
+            Fact(
+                FactCode.SOLVED,
+                {
+                    "value": _VALUE_WORDS[values[best]],
+                    "best": _VALUE_WORDS[max(values.values())],
+                    "other": runner,
+                    "other_value": _VALUE_WORDS[values[runner]],
+                    "seat": opponent,
+                },
+            )
+        )
+        return Hint(obs.seat, best, score, runner, runner_score, 0, tuple(facts))
     facts.append(
         Fact(
             FactCode.OUTCOMES,
@@ -379,6 +408,8 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
         )
     if code is FactCode.GOES_OUT:
         return tr.gettext("It is your last card, and there is nothing left to draw.")
+    if code is FactCode.SOLVED:
+        return _solved(p, tr, players)
     # FactCode.OUTCOMES
     other = p.get("other")
     # TRANSLATORS: {n} deals the computer imagined for the hidden cards and played to the
@@ -393,6 +424,52 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
         second=_int(p, "second"),
         other=hint_alternative(other, tr) if isinstance(other, Action) else "?",
     )
+
+
+def _solved(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None) -> str:
+    """A solved endgame, said exactly: what the move leads to against best play, and the
+    runner-up when it does worse or as well."""
+    player = _name(_int(p, "seat"), tr, players)
+    value, other_value, best = p.get("value"), p.get("other_value"), p.get("best")
+    if value == "win":
+        text = tr.gettext(
+            "Every card is known now, and this move wins however {player} plays.", player=player
+        )
+    elif value == "draw" and best == "draw":
+        text = tr.gettext(
+            "Every card is known now: with the best play on both sides this move ends in a "
+            "draw, and nothing does better.",
+        )
+    elif value == "draw":
+        text = tr.gettext(
+            "Every card is known now: with the best play on both sides this move ends in a draw."
+        )
+    elif best == "loss":
+        text = tr.gettext(
+            "Every card is known now, and {player} can win against any move of yours; this "
+            "one leaves {player} the most chances to go wrong.",
+            player=player,
+        )
+    else:
+        text = tr.gettext(
+            "Every card is known now: after this move {player} can win with the right play.",
+            player=player,
+        )
+    other = p.get("other")
+    if not isinstance(other, Action):
+        return text
+    alternative = hint_alternative(other, tr)
+    if other_value == value:
+        then = tr.gettext("{other} does just as well.", other=alternative)
+    elif other_value == "loss":
+        then = tr.gettext("{other} would let {player} win.", other=alternative, player=player)
+    else:
+        then = tr.gettext("{other} would only draw.", other=alternative)
+    return _join(tr, text, _capitalized(then))
+
+
+def _capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def explain_hint(

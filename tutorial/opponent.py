@@ -56,5 +56,6 @@ def page_bot(level: str) -> Bot:
 
 
 def review_bot() -> PIMCBot:
-    """The search that scores the learner's decisions for the end-of-game review."""
-    return PIMCBot(12 if IN_BROWSER else 32, name="review")
+    """The search that scores the learner's decisions for the end-of-game review (a
+    two-player endgame solved exactly, as the Hint solves it)."""
+    return PIMCBot(12 if IN_BROWSER else 32, name="review", exact=True)

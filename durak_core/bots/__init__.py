@@ -48,9 +48,10 @@ LEVELS: dict[str, Callable[[], Bot]] = {
     "heuristic": HeuristicBot,
     "newcomer": lambda: PIMCBot(8, second_best=0.3, name="newcomer"),
     # benchmarks/ai_strength.py, 1000 games heads-up: 0.77 against the heuristic (a draw half);
-    # median decision 40 ms CPU (p95 0.12 s) on the 2-core development machine
-    "pimc": lambda: PIMCBot(64, name="pimc"),
-    "strong": lambda: PIMCBot(256, name="strong"),
+    # median decision 40 ms CPU (p95 0.12 s) on the 2-core development machine. From the
+    # default up, a two-player endgame is solved exactly (durak_core.solver).
+    "pimc": lambda: PIMCBot(64, name="pimc", exact=True),
+    "strong": lambda: PIMCBot(256, name="strong", exact=True),
 }
 """Every level by name, weakest first."""
 

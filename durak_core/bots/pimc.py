@@ -7,6 +7,14 @@ every legal action is played and the game is played out to its end by every seat
 the rule of thumb (:func:`~durak_core.bots.heuristic.decide`). An action scores 1 when the
 bot is not the durak, ½ for a draw, 0 when it is; the bot plays the best average. All actions
 are tried on the same worlds, so their differences are not noise of the deal.
+
+Once the stock is empty and two players are left, every card is placed: there is one world,
+the real deal, and sampling it again and again only plays one rule-of-thumb playout many
+times. There the bot (``exact=True``, every level from the default up) solves the position
+exactly (:mod:`durak_core.solver`): each action scores 1, ½ or 0 as it wins, draws or loses
+against perfect play, and among actions of the same value the playouts break the tie (the
+one that leaves the opponent most room to go wrong). Beyond the solver's budget it falls back
+to sampling.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from ..actions import Action
 from ..determinize import determinize
 from ..game import Game
 from ..observation import Observation
+from ..solver import Solution, Solver, Value, is_solvable
 from ..state import Phase
 from .base import outcome_score
 from .heuristic import HeuristicBot, decide
@@ -63,13 +72,25 @@ def playout(game: Game, seat: int, limit: int = 1000) -> float:
     return outcome_score(s.durak, seat, game._team) if s.phase is _OVER else 0.5
 
 
+#: Positions an exact endgame solve may search before the bot samples instead (a median
+#: endgame takes a few thousand; see ``benchmarks/endgame_solver.py``).
+EXACT_NODE_BUDGET = 200_000
+#: Transposition-table entries a bot keeps between its decisions of one game.
+EXACT_TABLE_SIZE = 100_000
+#: What a tie-breaking playout adds to an exact score: enough to order actions of the same
+#: value, never enough to pass another value.
+_TIE_BREAK = 0.001
+_EXACT_SCORE = {Value.WIN: 1.0, Value.DRAW: 0.5, Value.LOSS: 0.0}
+
+
 class PIMCBot:
     """Sample worlds, play every action out in each, choose the best average.
 
     ``samples`` worlds per decision, or, with ``time_budget`` (seconds), as many as fit in it
     (at least one; ``samples`` then caps them, None for no cap). With ``second_best`` > 0
     the bot plays its second-best action with that probability: a gentler opponent for
-    newcomers (S1: «las dos primeras mesas de un recién llegado son algo más suaves»)."""
+    newcomers (S1: «las dos primeras mesas de un recién llegado son algo más suaves»).
+    With ``exact`` a two-player endgame is solved instead (see the module docstring)."""
 
     def __init__(
         self,
@@ -80,6 +101,8 @@ class PIMCBot:
         name: str = "pimc",
         playout_limit: int = 1000,
         clock: Callable[[], float] = time.perf_counter,
+        exact: bool = False,
+        exact_node_budget: int = EXACT_NODE_BUDGET,
     ) -> None:
         if samples is None and time_budget is None:
             raise ValueError("give samples, a time_budget, or both")
@@ -91,13 +114,35 @@ class PIMCBot:
         self.name = name
         self.playout_limit = playout_limit
         self.clock = clock
+        self.exact = exact
+        self.exact_node_budget = exact_node_budget
         self._prior = HeuristicBot()
+        self._solver: Solver | None = None
 
     def __repr__(self) -> str:
         return (
             f"PIMCBot(samples={self.samples}, time_budget={self.time_budget}, "
-            f"second_best={self.second_best}, name={self.name!r})"
+            f"second_best={self.second_best}, name={self.name!r}, exact={self.exact})"
         )
+
+    def solution(self, observation: Observation, rng: random.Random) -> Solution | None:
+        """The exact solution of ``observation``'s position when it is a two-player endgame
+        (every card placed) that the solver finishes within ``exact_node_budget``, with the
+        values for this seat; else None."""
+        if observation.stock_size or observation.players - len(observation.out) != 2:
+            return None
+        others = sum(observation.hand_sizes) - len(observation.hand)
+        if len(observation.unseen()) != others:
+            return None  # a set-up without the whole deck: the other hand is not known
+        world = determinize(observation, rng, undo=True, events=False)
+        if not is_solvable(world):
+            return None
+        if self._solver is None:
+            self._solver = Solver(table_size=EXACT_TABLE_SIZE)
+        found = self._solver.solve(world, seat=observation.seat, node_budget=self.exact_node_budget)
+        if not found.solved or found.mover != observation.seat:
+            return None
+        return found
 
     def evaluate(self, observation: Observation, rng: random.Random) -> dict[Action, float]:
         """Each legal action's average result over the sampled worlds (1: not the durak,
@@ -105,6 +150,8 @@ class PIMCBot:
         legal = observation.legal
         if not legal:
             raise ValueError(f"seat {observation.seat} has no legal action")
+        if self.exact and (solved := self.solution(observation, rng)) is not None:
+            return self._exact_scores(observation, solved)
         seat = observation.seat
         limit = self.playout_limit
         totals = [0.0] * len(legal)
@@ -123,6 +170,17 @@ class PIMCBot:
             if deadline is not None and self.clock() >= deadline:
                 break
         return {action: total / worlds for action, total in zip(legal, totals, strict=True)}
+
+    def _exact_scores(self, observation: Observation, solved: Solution) -> dict[Action, float]:
+        """1, ½ or 0 by the solved value, a playout in the one world breaking ties."""
+        world = determinize(observation, random.Random(0), undo=False, events=False)
+        scores = {}
+        for action in observation.legal:
+            game = world.copy(undo=False, events=False)
+            game.push(action)
+            tie = playout(game, observation.seat, self.playout_limit)
+            scores[action] = _EXACT_SCORE[solved.action_values[action]] + _TIE_BREAK * tie
+        return scores
 
     def ranked(self, observation: Observation, rng: random.Random) -> list[tuple[Action, float]]:
         """The legal actions with their scores, best first (ties: the rule of thumb's choice,
