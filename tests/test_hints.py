@@ -487,9 +487,8 @@ def test_every_lesson_move_step_gets_a_hint_among_its_moves() -> None:
 def test_a_solved_endgame_hint_says_it_exactly() -> None:
     """issue 18 items 4-5: once the stock is empty with two players every card is known;
     the hint then says what the move leads to against best play, not sampled deals."""
-    from durak_core.solver import solve
-
     from durak_core.cards import make_deck
+    from durak_core.solver import solve
 
     rest = [str(c) for c in make_deck(36) if str(c) not in ("7C", "9C", "8C", "10C")]
     game = Game.from_position(
