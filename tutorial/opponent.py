@@ -31,6 +31,10 @@ TIME_CAP: Final = 0.9
 """Seconds a strong decision may take at most (fewer samples then), so the computer's move
 comes within the page's pause; on Pyodide every search level has this cap."""
 
+BROWSER_EXACT_NODES: Final = 10_000
+"""Positions an exact endgame solve may search on Pyodide (a few times slower than a kernel)
+before the bot samples instead."""
+
 _LESSON_BOT: Final = make_bot("heuristic")
 
 
@@ -49,6 +53,8 @@ def page_bot(level: str) -> Bot:
         return bot
     if IN_BROWSER and level in _BROWSER_SAMPLES:
         bot.samples = min(bot.samples or _BROWSER_SAMPLES[level], _BROWSER_SAMPLES[level])
+    if IN_BROWSER:
+        bot.exact_node_budget = min(bot.exact_node_budget, BROWSER_EXACT_NODES)
     if IN_BROWSER or level == "strong":
         # deterministic levels stay sample-bound (a seed replays a game); strong is capped
         bot.time_budget = TIME_CAP if bot.time_budget is None else min(bot.time_budget, TIME_CAP)
