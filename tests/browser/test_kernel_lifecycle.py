@@ -58,6 +58,36 @@ def test_leaving_twenty_pages_leaves_only_the_pool(browser: Browser, server: Voi
         context.close()
 
 
+
+def test_leaving_an_untouched_page_for_another_site_frees_its_kernel(
+    browser: Browser, server: VoilaServer
+) -> None:
+    """Chrome skips ``beforeunload`` (Voilà's beacon) for a page the learner never touched, and
+    a phone closing a tab fires only ``pagehide``: the bridge's own ``pagehide`` beacon frees
+    the kernel. Going elsewhere right after the page is drawn, the way a learner follows an
+    outside link, leaves only the pool."""
+    assert len(server.wait_for_kernels(POOL, timeout=120)) == POOL
+    context, log = new_context(browser, server.url)
+    try:
+        page = context.new_page()
+        for name in ("index.ipynb", "01-beating.ipynb"):
+            open_notebook(page, name, "es", selector=".durak-title h1", timeout=60_000)
+            kernel = page.evaluate(
+                "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
+            )
+            pid = server.kernel_pid(kernel)
+            page.goto("about:blank")
+            deadline = time.monotonic() + 10
+            while pid in server.kernel_pids():
+                assert time.monotonic() < deadline, f"{name}: kernel still alive after leaving"
+                time.sleep(0.2)
+        text = server.log_text()
+        assert " 403 POST /voila/api/shutdown/" not in text
+        assert "Culling 'idle' kernel" not in text
+        log.assert_clean()
+    finally:
+        context.close()
+
 def test_culling_spares_the_pool(tmp_path: Path) -> None:
     """A kernel nobody connected to is culled; the pooled kernel, idle for longer, is not."""
     args = [

@@ -53,7 +53,7 @@ const PRESENT_VIEW = { width: 1280, height: 720 };
 const HELLO_SENT = new WeakSet(); // models that already said hello
 // The page bridge of this tab (the site keeps one for every page it shows) and the page
 // change waiting for the kernel's answer.
-const TAB = { model: null, pending: null, shownPath: null };
+const TAB = { model: null, pending: null, shownPath: null, left: false };
 const FOCUS_TRIES = 180; // animation frames to wait for the new page's heading
 const BEATS = new WeakMap(); // model -> heartbeat state (kept across re-renders)
 
@@ -351,12 +351,40 @@ function onKey(event, model) {
   }
 }
 
+// ---------------------------------------------------------------------------- leaving
+
+/**
+ * The kernel's shutdown beacon when the learner leaves the site (``pagehide``), as Voilà
+ * sends it on ``beforeunload``: Chrome skips ``beforeunload`` for a page the learner never
+ * touched, and a phone closing a tab or switching apps fires only ``pagehide``. Without it a
+ * left page's kernel would wait for culling. Not on the static site (no kernel id) and not
+ * for a page kept in the back/forward cache (it may come back).
+ */
+function onPageHide(event) {
+  if (event.persisted || TAB.left) return;
+  let config = {};
+  try {
+    config = JSON.parse(document.getElementById("jupyter-config-data")?.textContent || "{}");
+  } catch (_err) {
+    return;
+  }
+  const kernel = config.kernelId;
+  const inPyodide = "litePluginSettings" in config; // Voici: the kernel is in the tab
+  if (!kernel || inPyodide || typeof navigator.sendBeacon !== "function") return;
+  TAB.left = true;
+  const base = String(config.baseUrl || "/").replace(/\/?$/, "/");
+  const form = new FormData();
+  form.append("_xsrf", document.cookie.match(/\b_xsrf=([^;]*)\b/)?.[1] || "");
+  navigator.sendBeacon(`${base}voila/api/shutdown/${encodeURIComponent(kernel)}`, form);
+}
+
 if (!globalThis.durakBridgeLinks) {
   globalThis.durakBridgeLinks = true;
   for (const type of ["click", "focusin", "pointerdown", "auxclick"]) {
     document.addEventListener(type, fixLink, true);
   }
   globalThis.addEventListener("popstate", onPopState);
+  globalThis.addEventListener("pagehide", onPageHide);
 }
 
 // ---------------------------------------------------------------------------- overlay
