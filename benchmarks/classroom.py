@@ -731,7 +731,11 @@ class Learner:
         cpu_before = self.kernel_cpu(kernel_id)
         pinger: asyncio.Task[None] | None = None
         try:
-            while (table := self.table()) is None:
+            # The bridge's view says hello as soon as it is drawn, whether the table is there
+            # already (a kernel started for the lesson's own notebook) or comes after it (the
+            # pool's shell builds the page on the hello); the kernel ignores page changes
+            # before it.
+            while True:
                 bridge = self.bridge()
                 if bridge is not None and not result.hello_sent:
                     result.hello_sent = True
@@ -740,6 +744,8 @@ class Learner:
                     )
                     result.phases["hello"] = time.monotonic() - start
                     pinger = asyncio.create_task(self.ping(bridge))
+                if (table := self.table()) is not None:
+                    break
                 await self.receive()
             result.first_table = time.monotonic() - start
             cpu_after = self.kernel_cpu(kernel_id)
