@@ -58,7 +58,6 @@ def test_leaving_twenty_pages_leaves_only_the_pool(browser: Browser, server: Voi
         context.close()
 
 
-
 def test_leaving_an_untouched_page_for_another_site_frees_its_kernel(
     browser: Browser, server: VoilaServer
 ) -> None:
@@ -87,6 +86,7 @@ def test_leaving_an_untouched_page_for_another_site_frees_its_kernel(
         log.assert_clean()
     finally:
         context.close()
+
 
 def test_culling_spares_the_pool(tmp_path: Path) -> None:
     """A kernel nobody connected to is culled; the pooled kernel, idle for longer, is not."""
