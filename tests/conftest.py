@@ -33,8 +33,19 @@ def resume_ledger_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Any:
     resume_ledger._LEDGER = saved
 
 
+@pytest.fixture(autouse=True)
+def fresh_kept_models() -> None:
+    """Each test starts without the models a kernel keeps for its life (front-end files,
+    shared layouts and styles: :func:`tutorial.deferred_open.keep`): closed, they are made
+    again when needed, as in a new kernel."""
+    from tutorial import deferred_open
+
+    for widget in list(deferred_open._KEPT.values()):
+        widget.close()
+
+
 @pytest.fixture
-def messages(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, Any]]:
+def messages(monkeypatch: pytest.MonkeyPatch, fresh_kept_models: None) -> list[tuple[str, Any]]:
     """Every widget created during the test gets a :class:`RecordingComm`; the list holds
     ``(msg_type, data)`` of everything they would have sent to the browser, in order."""
     log: list[tuple[str, Any]] = []

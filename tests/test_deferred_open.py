@@ -100,6 +100,17 @@ def test_equal_layouts_and_styles_are_one_model_and_unused_ones_never_open(
     assert len(layouts) == 3  # a/b's default, "auto", "10px"
     with pytest.raises(RuntimeError, match="shared by several widgets"):
         wide.layout.display = "none"  # would hide also_wide too: show and hide by class
+    # the next page's equal layouts and styles are the same models, which the browser has
+    messages.clear()
+    with built_then_opened():
+        c, also_narrow = w.HTML("c"), w.Button(layout=w.Layout(width="10px"))
+    assert c.layout is a.layout and c.style is a.style and also_narrow.layout is narrow.layout
+    assert [d["state"]["_model_name"] for d in opens(messages)] == ["HTMLModel", "ButtonModel"]
+    # closed (Widget.close_all() in a notebook), a kept model is not used again
+    a.layout.close()
+    with built_then_opened():
+        d = w.HTML("d")
+    assert d.layout is not a.layout and d.layout.comm is not None
 
 
 def test_a_widget_closed_in_the_block_is_never_opened(
@@ -129,11 +140,17 @@ def test_a_page_change_opens_each_new_widget_once_and_updates_almost_nothing(
     say(tab.bridge, {"type": "go", "lang": "es", "page": "02-bout", "resume": None})
     opened = opens(messages)
     updates = [data for kind, data in messages if kind == "comm_msg"]
-    layouts = [d for d in opened if d["state"]["_model_name"] == "LayoutModel"]
-    # the lesson page's widgets: 43 models (65 before layouts were shared); its first render
+    kinds = [d["state"]["_model_name"] for d in opened]
+    # the lesson page's widgets: 37 models (65 before layouts were shared, 43 before the
+    # layouts, styles and front-end files were kept from page to page); its first render
     # travels inside the opens, so the only updates are the bridge's and the site root's
-    assert len(opened) <= 45 and len(layouts) <= 3
+    assert len(opened) <= 38, kinds
+    assert not [kind for kind in kinds if kind.endswith("StyleModel") or kind == "LayoutModel"]
+    assert "WidgetModel" not in kinds  # the front-end files came with the first page
     assert len(updates) <= 5, updates
+    closed = {data.get("comm_id") for kind, data in messages if kind == "comm_close"}
+    assert len([kind for kind, _ in messages if kind == "comm_close"]) <= 38
+    assert not closed & {f.model_id for f in (tab.page.table._module, tab.page.table._style)}
 
 
 def test_an_anywidget_and_its_own_class_are_freed_after_close(

@@ -236,7 +236,7 @@ def opponent_card_ids(controller: LessonController) -> set[str]:
     }
 
 
-CODE = frozenset({"_esm", "_module", "_css"})
+CODE = frozenset({"_esm", "_module", "_style", "_styles"})
 """The widget's JavaScript (the loader and its module) and CSS (their comments show example
 ids)."""
 CARD_TOKEN = re.compile(r"(?<![0-9A-Za-z])(?:10|[2-9JQKA])[CDHS](?![0-9A-Za-z])")

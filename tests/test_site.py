@@ -18,7 +18,9 @@ from ipywidgets.widgets.widget import _instances
 
 from tests.helpers import say
 from tutorial.app import PRESENT_CLASS, LessonApp
+from tutorial.assets import FrontEndFile
 from tutorial.bridge import validate_message
+from tutorial.deferred_open import kept_ids
 from tutorial.game_page import GameApp
 from tutorial.index_page import IndexApp
 from tutorial.page import PENDING_CLASS, BridgedPage
@@ -170,8 +172,12 @@ def test_page_changes_leave_no_widget_comm_or_page_behind(
     controller, table, timers' callbacks) is garbage: nothing keeps a reference to it."""
     before_test = set(_instances)
     tab = opened("index", "en")
-    say(tab.bridge, go("01-beating"))
+    for name in WALK:  # each kind of page once: the kernel keeps each front-end file's model
+        say(tab.bridge, go(name))
     gc.collect()
+    kept = kept_ids()
+    files = [_instances[key] for key in kept if isinstance(_instances[key], FrontEndFile)]
+    assert len(files) == len({file.name for file in files}) >= 10  # one model per file
     baseline = kernel_counts()
     assert baseline[0] > 20 and baseline[1] > 20
     widgets_baseline = len(_instances)
@@ -179,9 +185,9 @@ def test_page_changes_leave_no_widget_comm_or_page_behind(
     for name in WALK * 3:  # 24 changes, back to the first lesson
         old_pages.append(weakref.ref(tab.page))
         say(tab.bridge, go(name))
-    assert tab.pages_shown == 26 and isinstance(tab.page, LessonApp)
+    assert tab.pages_shown == 33 and isinstance(tab.page, LessonApp)
     gc.collect()
-    assert kernel_counts() == baseline
+    assert kernel_counts() == baseline and kept_ids() == kept
     assert len(_instances) == widgets_baseline
     assert [ref() for ref in old_pages if ref() is not None] == []
     # every comm the test opened is either a widget still shown or was closed

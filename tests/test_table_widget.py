@@ -91,8 +91,9 @@ def recorder(widget: TableWidget) -> list[dict[str, Any]]:
 
 
 def test_assets_are_package_files_without_urls() -> None:
-    module, css = TableWidget().trait_defaults("_module"), str(TableWidget._css)
-    assert isinstance(module, str)
+    table = TableWidget()
+    module, css = table._module.text, table._style.text
+    assert (table._module.name, table._style.name) == ("table.js", "table.css")
     assert "export default" in module and "render" in module
     assert ".durak-table" in css
     for source in (module, css, MODULE_LOADER):
@@ -105,9 +106,10 @@ def test_assets_are_package_files_without_urls() -> None:
     assert "new Blob([source]" in MODULE_LOADER and 'model.get("_module")' in MODULE_LOADER
 
 
-def test_every_widget_shares_the_module_loader() -> None:
+def test_every_widget_shares_the_module_loader_and_one_model_per_file() -> None:
     """anywidget would import each model's _esm afresh (never freed): every explainer widget
-    has the same small loader as _esm and its code in _module, imported once per tab."""
+    has the same small loader as _esm. Its code and style are models of their own, one per
+    file for the whole kernel, which every widget of that kind refers to."""
     from tutorial.bridge import PageBridge
     from tutorial.free_play_view import MoveLogWidget
     from tutorial.index_page import LessonList
@@ -115,11 +117,29 @@ def test_every_widget_shares_the_module_loader() -> None:
 
     for kind in (TableWidget, PageBridge, MoveLogWidget, LessonList, SourcesView):
         assert kind._esm == MODULE_LOADER, kind
-        assert "export default" in str(kind().trait_defaults("_module")), kind
+        one, two = kind(), kind()
+        assert "export default" in one._module.text, kind
+        assert one._module is two._module and one._style is two._style, kind
+        assert isinstance(one.get_state()["_module"], str)  # a model reference, not the code
+        assert one.get_state()["_module"] == f"IPY_MODEL_{one._module.model_id}"
+
+
+def test_a_closed_file_model_is_made_again() -> None:
+    first = TableWidget()._module
+    first.close()
+    second = TableWidget()._module
+    assert second is not first and second.comm is not None and second.text == first.text
+
+
+def test_the_browser_cannot_change_a_file() -> None:
+    module = TableWidget()._module
+    text = module.text
+    module.set_state({"text": "export default {render() { alert(1) }}", "name": "x.js"})
+    assert (module.name, module.text) == ("table.js", text)
 
 
 def test_css_is_scoped_under_the_root_class() -> None:
-    css = re.sub(r"/\*.*?\*/", "", str(TableWidget._css), flags=re.S)
+    css = re.sub(r"/\*.*?\*/", "", TableWidget()._style.text, flags=re.S)
     # Top-level selectors (outside @keyframes bodies) all start with .durak-table.
     body = re.sub(r"@keyframes[^{]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}", "", css)
     selectors = re.findall(r"(?:^|[{};])\s*([^{};@]+?)\s*\{", body)
@@ -138,8 +158,12 @@ def test_css_is_scoped_under_the_root_class() -> None:
 
 def test_a_redraw_is_exactly_one_message(messages: list[tuple[str, Any]]) -> None:
     table = TableWidget()
-    # The widget's model and its Layout (every DOMWidget has one): once, not per redraw.
-    assert [kind for kind, _ in messages] == ["comm_open", "comm_open"]
+    # The widget's model, its Layout (every DOMWidget has one) and, the first time in a
+    # kernel, its code and style: once, not per redraw.
+    assert [kind for kind, _ in messages] == ["comm_open"] * 4
+    messages.clear()
+    TableWidget()
+    assert [kind for kind, _ in messages] == ["comm_open"] * 2
     messages.clear()
 
     table.show(make_view(["7S", "8H"]))
@@ -172,7 +196,8 @@ def test_redraws_create_no_widget_models(messages: list[tuple[str, Any]]) -> Non
     for i in range(20):
         table.show(make_view(["7S", "8H", "9D"][: i % 3 + 1], attack=("8C",) * (i % 2)))
     assert len(ipywidget._instances) == before
-    assert [kind for kind, _ in messages].count("comm_open") == 2  # the widget + its Layout
+    # the widget, its Layout, its code and its style (the first table of the kernel)
+    assert [kind for kind, _ in messages].count("comm_open") == 4
 
 
 def test_progress_trait_is_one_message(messages: list[tuple[str, Any]]) -> None:

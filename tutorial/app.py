@@ -26,6 +26,7 @@ from typing import Any
 import ipywidgets as w
 from ipywidgets.widgets.widget_string import HTMLStyle
 
+from .assets import PageStyle
 from .bridge import PageBridge
 from .comparison import parting_html
 from .controller import LessonController, PanelView
@@ -34,7 +35,7 @@ from .i18n import Gettext
 from .lesson_view import panel_view, table_view
 from .lessons import Lesson, load_lessons
 from .names import Term, term
-from .page import PANEL_STYLE, BridgedPage, escape, language_menu, set_shown, title_html
+from .page import BridgedPage, escape, language_menu, set_shown, title_html
 from .table_widget import TableWidget
 from .view_model import Click
 
@@ -112,7 +113,7 @@ class LessonApp(BridgedPage):
         def html(value: str = "", *classes: str) -> w.HTML:
             return w.HTML(value, layout=fixed, style=html_style, _dom_classes=classes)
 
-        self.style = html(f"<style>{PANEL_STYLE}</style>")
+        self.style = PageStyle()
         self.title = html()
         self.language = language_menu(self.i18n)
         self.stars = html()

@@ -16,6 +16,11 @@ widget refers to is not opened at all. A shared model must not change afterwards
 change every widget that shares it): it refuses, and pages show and hide widgets by class
 (:func:`tutorial.page.set_shown`).
 
+Those shared layouts and styles are kept for the kernel's life (:func:`keep`), as are the
+front-end files of :mod:`tutorial.assets`: the next page's widgets of the same state refer to
+the same models, which the browser already has, and a page change closes none of them
+(:func:`kept_ids`).
+
 Outside the block nothing changes. The block is what :class:`tutorial.pages.Site` builds
 each page in; a widget that is closed inside it is never opened.
 """
@@ -24,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 from weakref import WeakKeyDictionary
 
 import ipywidgets as w
@@ -32,10 +37,12 @@ from ipywidgets.widgets.widget import widget_serialization
 from ipywidgets.widgets.widget_style import Style
 from traitlets import All
 
+W = TypeVar("W", bound=w.Widget)
+
 #: The kinds of model a page's widgets share when their states are equal.
 SHARED_KINDS = (w.Layout, Style)
 
-__all__ = ["built_then_opened"]
+__all__ = ["built_then_opened", "keep", "kept_ids", "waiting"]
 
 _ORIGINAL_OPEN = w.Widget.open
 _ORIGINAL_CLOSE = w.Widget.close
@@ -43,6 +50,29 @@ _ORIGINAL_CLOSE = w.Widget.close
 _DEFAULT = "<default>"
 #: The widgets waiting to be opened, one list per open block (innermost last).
 _WAITING: list[dict[int, w.Widget]] = []
+
+
+#: Models that live as long as the kernel (see :func:`keep`), by ``id``.
+_KEPT: dict[int, w.Widget] = {}
+#: The kept layouts and styles by kind and state (see :func:`_share_models`).
+_KEPT_SHARED: dict[tuple[type, str], w.Widget] = {}
+
+
+def keep(widget: W) -> W:
+    """Mark ``widget`` as a model for the kernel's life: pages refer to it, none closes it
+    (:func:`kept_ids`). Returns it."""
+    _KEPT[id(widget)] = widget
+    return widget
+
+
+def kept_ids() -> set[str]:
+    """The model ids of the kept models that are open."""
+    return {widget.model_id for widget in list(_KEPT.values()) if widget.comm is not None}
+
+
+def waiting(widget: w.Widget) -> bool:
+    """Whether ``widget`` was made in an open block that has not ended yet."""
+    return any(id(widget) in block for block in _WAITING)
 
 
 def _open_or_wait(self: w.Widget) -> None:
@@ -53,8 +83,12 @@ def _open_or_wait(self: w.Widget) -> None:
 
 
 def _close(self: w.Widget) -> None:
-    for waiting in _WAITING:
-        waiting.pop(id(self), None)
+    if _ORIGINAL_CLOSE is None:  # the interpreter is shutting down (Widget.__del__)
+        return
+    for block in _WAITING or ():
+        block.pop(id(self), None)
+    if _KEPT is not None:
+        _KEPT.pop(id(self), None)
     _ORIGINAL_CLOSE(self)
 
 
@@ -119,9 +153,19 @@ def _refuse_change(change: dict[str, Any]) -> None:
         )
 
 
+def _kept_twin(key: tuple[type, str]) -> w.Widget | None:
+    """The kept layout or style of this kind and state, if it is still open."""
+    twin = _KEPT_SHARED.get(key)
+    if twin is not None and twin.comm is None:
+        del _KEPT_SHARED[key]  # closed (Widget.close_all()): a new one will be kept
+        return None
+    return twin
+
+
 def _share_models(waiting: dict[int, w.Widget]) -> None:
-    """Give widgets whose waiting layout (or style) states are equal one model between them;
-    drop the layouts and styles that no widget refers to (they are never opened)."""
+    """Give widgets whose waiting layout (or style) states are equal one model between them,
+    the one kept from an earlier page when there is one; drop the layouts and styles that no
+    widget refers to (they are never opened)."""
     shared: dict[tuple[type, str], w.Widget] = {}
     used: set[int] = set()
     defaults: dict[type, w.Widget] = {}
@@ -139,16 +183,19 @@ def _share_models(waiting: dict[int, w.Widget]) -> None:
             if not isinstance(model, SHARED_KINDS) or id(model) not in waiting:
                 continue
             values = model._trait_values  # what get_state would read, without its cost
-            state = repr([(key, values.get(key, _DEFAULT)) for key in model.keys])
-            twin = shared.setdefault((type(model), state), model)
+            key = (type(model), repr([(k, values.get(k, _DEFAULT)) for k in model.keys]))
+            twin = shared.get(key) or _kept_twin(key) or model
+            shared[key] = twin
             if twin is not model:
                 setattr(widget, name, twin)  # not opened yet: nothing is sent
             used.add(id(twin))
     for model_key, model in list(waiting.items()):
         if isinstance(model, SHARED_KINDS) and model_key not in used:
             del waiting[model_key]
-    for model in shared.values():
-        model.observe(_refuse_change, names=All)
+    for key, model in shared.items():
+        if id(model) in waiting:  # new: kept for the next pages
+            model.observe(_refuse_change, names=All)
+            _KEPT_SHARED[key] = keep(model)
 
 
 @contextmanager

@@ -18,7 +18,7 @@ import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
 import ipywidgets as w
 
@@ -53,9 +53,6 @@ __all__ = [
 
 SCENARIOS = LESSON_DIR / "house" / "scenarios.toml"
 SUBTITLE = N_("The same moves under two rule sets: where do they part ways?")
-_STYLE: Final = (Path(__file__).resolve().parent / "static" / "house_rules.css").read_text(
-    encoding="utf-8"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,7 +186,7 @@ class HouseRulesApp(BridgedPage):
         panel = w.VBox([situation, sides, self.note, self.result, self.offer, self.footer])
         panel.add_class("durak-panel")
         panel.add_class("durak-house")
-        self._build_page(panel, style=_STYLE)
+        self._build_page(panel, styles=("house_rules.css",))
         self._quiet = 0
         self._note: Pair | None = None
         """The learner's pair, when the page replaced it because it agreed on the situation."""

@@ -13,7 +13,7 @@ import anywidget
 import ipywidgets as w
 from traitlets import Dict
 
-from .assets import MODULE_LOADER, asset, module_trait
+from .assets import MODULE_LOADER, module_trait, style_trait
 from .bridge import PageBridge
 from .lessons import Lesson, load_lessons
 from .names import Term, term
@@ -25,13 +25,6 @@ __all__ = ["VARIANTS_FROM", "IndexApp", "LessonList", "notebook_name", "page_nam
 VARIANTS_FROM: Final = 11
 """Lessons from this ``order`` on teach house rules and variants (teams, matches, the misdeal,
 Flash); the ones before, the core game."""
-
-# A list with no lessons (the last group holds only links) draws an empty <ol>: hide it, so
-# that assistive technology doesn't announce an empty list.
-_STYLE: Final = (
-    ".durak-index-list:empty { display: none; }"
-    ".durak-index-group { margin: 18px 0 10px; font-size: 1.2rem; line-height: 1.25; }"
-)
 
 
 def page_name(lesson: Lesson) -> str:
@@ -49,7 +42,7 @@ class LessonList(anywidget.AnyWidget):  # type: ignore[misc,unused-ignore]
 
     _esm = MODULE_LOADER
     _module = module_trait("index.js")
-    _css = asset("index.css")
+    _style = style_trait("index.css")
     view = Dict().tag(sync=True)
 
 
@@ -73,7 +66,7 @@ class IndexApp(BridgedPage):
             self.variants,
             self.more_heading,
             self.list,
-            style=_STYLE,
+            styles=("index_page.css",),
         )
         self.render()
         self._finish_page()

@@ -7,12 +7,12 @@ from __future__ import annotations
 import html
 import logging
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, Final
 
 import ipywidgets as w
 from IPython.display import display
 
+from .assets import PageStyle
 from .bridge import Hello, PageBridge
 from .i18n import (
     DEFAULT_LANGUAGE,
@@ -27,7 +27,6 @@ from .kernel_safety import harden_kernel
 
 __all__ = [
     "HIDDEN_CLASS",
-    "PANEL_STYLE",
     "PENDING_CLASS",
     "BridgedPage",
     "escape",
@@ -39,11 +38,6 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-
-#: The page style (``static/panel.css``), read once per kernel.
-PANEL_STYLE: Final = (Path(__file__).resolve().parent / "static" / "panel.css").read_text(
-    encoding="utf-8"
-)
 
 #: The class a page root carries until the browser's hello was handled: its content is hidden
 #: and a small loading indicator shown (no flash of the wrong language).
@@ -163,15 +157,17 @@ class BridgedPage:
         self.notice.add_class("durak-notice")
 
     def _build_page(
-        self, *body: w.Widget, header: bool = True, style: str = "", classes: Sequence[str] = ()
+        self,
+        *body: w.Widget,
+        header: bool = True,
+        styles: Sequence[str] = (),
+        classes: Sequence[str] = (),
     ) -> None:
-        """The usual page: the bridge, the shared style (plus ``style``), a header with the
-        page's heading (``self.heading``) and the language menu (``self.language``), the notice
-        and ``body``. The page re-renders when the language changes."""
-        children: list[w.Widget] = [
-            *self.own_bridge(),
-            w.HTML(f"<style>{PANEL_STYLE}{style}</style>"),
-        ]
+        """The usual page: the bridge, the shared style (plus the files ``styles`` of
+        ``tutorial/static/``), a header with the page's heading (``self.heading``) and the
+        language menu (``self.language``), the notice and ``body``. The page re-renders when
+        the language changes."""
+        children: list[w.Widget] = [*self.own_bridge(), PageStyle(*styles)]
         if header:
             self.heading = w.HTML()
             self.language = language_menu(self.i18n)

@@ -30,7 +30,7 @@ from IPython.display import display
 from ipywidgets.widgets.widget import _instances
 
 from .bridge import MAX_PAGE, Go, Hello, PageBridge
-from .deferred_open import built_then_opened
+from .deferred_open import built_then_opened, kept_ids
 from .i18n import I18n
 from .kernel_safety import harden_kernel
 from .lessons import LESSON_DIR
@@ -276,8 +276,13 @@ class Site:
 
 
 def close_widgets(keys: Iterable[str]) -> None:
-    """Close the widgets with these model ids that still exist (their comms close too)."""
+    """Close the widgets with these model ids that still exist (their comms close too),
+    except the models kept for the kernel's life (:func:`tutorial.deferred_open.keep`: the
+    front-end files, the shared layouts and styles)."""
+    kept = kept_ids()
     for key in keys:
+        if key in kept:
+            continue
         widget = _instances.get(key)
         if widget is not None:
             widget.close()
@@ -317,7 +322,10 @@ def warm_up() -> None:
     before = set(_instances)
     for name in ("index", next(n for n in PAGES if n[:1].isdigit()), "house-rules", "play"):
         page(name, "es")
-    close_widgets(set(_instances) - before)
+    # all of it, the models kept for the kernel's life too: the learner's first page makes
+    # (and its browser receives) only those it needs
+    for key in set(_instances) - before:
+        _instances[key].close()
 
 
 def shell() -> Site | BridgedPage | w.HTML:

@@ -19,7 +19,7 @@ from traitlets import Unicode
 
 from durak_core import PRESETS, Card
 
-from .assets import MODULE_LOADER, asset, module_trait
+from .assets import MODULE_LOADER, module_trait, style_trait
 from .bridge import PageBridge
 from .i18n import N_, Gettext
 from .lessons import load_lessons
@@ -378,7 +378,7 @@ class SourcesView(anywidget.AnyWidget):  # type: ignore[misc,unused-ignore]
 
     _esm = MODULE_LOADER
     _module = module_trait("sources.js")
-    _css = asset("sources.css")
+    _style = style_trait("sources.css")
     html = Unicode("").tag(sync=True)
 
 
