@@ -4,8 +4,16 @@ Tournaments between the bots of :mod:`durak_core.bots` — PIMC (the default lev
 ``--samples`` / ``--time-budget`` say otherwise), the heuristic and random play:
 
 - heads-up: heuristic vs random, pimc vs random, newcomer (the gentle level) vs heuristic,
-  pimc vs heuristic;
-- three players: pimc, heuristic and random at one table; pimc against two heuristics.
+  pimc vs heuristic, strong vs pimc;
+- three players: pimc, heuristic and random at one table; pimc against two heuristics;
+- two-player endgames (issue 18): ``--endgames`` seeded games, half under ``--preset`` and half
+  the same with transfers (perevodnoy), are played by the heuristic until the stock is empty;
+  then the default level plays both seats to the end, and every decision with two or more
+  legal actions is solved exactly by an independent :class:`~durak_core.solver.Solver`
+  (``--judge-nodes`` per solve). Printed: the share of decisions where the choice matters
+  (not every action has the same value) at which the bot kept the exact value, and the share
+  of all decisions with a choice, each with a 95% Wilson interval, and the decisions the
+  judge could not solve (left out).
 
 Every deal is played once per seating: heads-up twice, the bots' seats swapped; with three
 players three times, the seats rotated — so no bot profits from a lucky deal or seat. Each
@@ -23,6 +31,10 @@ Run: ``.venv/bin/python benchmarks/ai_strength.py`` (full: long; it plays in ``-
 processes, the headline tournament first; Ctrl-C prints what was played so far),
 ``--games 40`` for a quick look, ``--only pimc-heuristic-2p`` for one tournament,
 ``--samples N`` or ``--time-budget S`` to set the PIMC level.
+Before it, a block compares the figures with issue 18's targets (endgame decisions ≥ 99%
+optimal, pimc vs heuristic ≥ 0.85, strong vs pimc ≥ 0.60, median decision of the default
+level ≤ 100 ms). ``--strong-games`` sets the games of strong vs pimc (slow: 256 worlds a
+decision), ``--endgames 0`` skips the endgames.
 The last line printed is ``pimc vs heuristic heads-up win rate: X``.
 """
 
@@ -41,7 +53,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from durak_core import PRESETS, Game, Rules
+from durak_core import PRESETS, Game, Rules, observe
 from durak_core.bots import (
     DEFAULT_LEVEL,
     Bot,
@@ -49,9 +61,11 @@ from durak_core.bots import (
     PIMCBot,
     RandomBot,
     make_bot,
+    next_seat,
     play_game,
 )
 from durak_core.bots.base import outcome_score
+from durak_core.solver import Solver
 
 
 @dataclass(frozen=True)
@@ -82,9 +96,13 @@ TOURNAMENTS = [
     Tournament(
         "newcomer-heuristic-2p", "newcomer vs heuristic, heads-up", ("newcomer", "heuristic")
     ),
+    Tournament("strong-pimc-2p", "strong vs pimc, heads-up", ("strong", "pimc")),
     Tournament("pimc-heuristic-2p", "pimc vs heuristic, heads-up", ("pimc", "heuristic")),
 ]
 HEADLINE = "pimc-heuristic-2p"
+STRONG = "strong-pimc-2p"
+JUDGE_NODES = 3_000_000
+"""Positions the judge's exact solve of one endgame decision may search."""
 
 
 class Game1(NamedTuple):
@@ -126,7 +144,11 @@ def _init(config: dict[str, object]) -> None:
         assert budget is None or isinstance(budget, float)
         pimc = PIMCBot(samples, time_budget=budget)
     _BOTS.update(
-        pimc=pimc, newcomer=make_bot("newcomer"), heuristic=HeuristicBot(), random=RandomBot()
+        pimc=pimc,
+        strong=make_bot("strong"),
+        newcomer=make_bot("newcomer"),
+        heuristic=HeuristicBot(),
+        random=RandomBot(),
     )
 
 
@@ -155,7 +177,100 @@ def _play_deal(task: tuple[int, int]) -> tuple[int, int, list[Game1]]:
     return index, deal, results
 
 
+class Endgame(NamedTuple):
+    """One endgame's decisions, judged exactly."""
+
+    variant: str
+    decisions: int
+    """Decisions of the bot with two or more legal actions."""
+    judged: int
+    """... that the judge solved."""
+    matter: int
+    """... where not every action has the same value."""
+    kept: int
+    """... at which the bot kept the exact value."""
+    optimal: int
+    """Judged decisions at which the bot kept the value (whether or not the choice mattered)."""
+
+
+def _play_endgame(number: int) -> Endgame:
+    """Endgame ``number``: the heuristic to the empty stock, the default level from there,
+    every decision with a choice solved by a judge whose table is kept through the game."""
+    rules = _CONFIG["rules"]
+    seed = _CONFIG["seed"]
+    judge_nodes = _CONFIG["judge_nodes"]
+    max_actions = _CONFIG["max_actions"]
+    assert isinstance(rules, Rules) and isinstance(seed, int)
+    assert isinstance(judge_nodes, int) and isinstance(max_actions, int)
+    variant = "perevodnoy" if number % 2 else "podkidnoy"
+    if number % 2:
+        rules = rules.replace(transfer=True)
+    game = Game.deal(rules, 2, seed=seed * 7919 + number, previous_durak=number // 2 % 2)
+    heuristic, rng = HeuristicBot(), random.Random(f"{seed}/endgame/{number}")
+    bots = [make_bot(DEFAULT_LEVEL), make_bot(DEFAULT_LEVEL)]
+    judge = Solver()
+    decisions = judged = matter = kept = optimal = 0
+    for _ in range(max_actions):
+        seat = next_seat(game)
+        if seat is None:
+            break
+        obs = observe(game, seat)
+        if game.stock:
+            game.push(heuristic.choose(obs, rng))
+            continue
+        choice = bots[seat].choose(obs, rng)
+        if len(obs.legal) > 1:
+            decisions += 1
+            exact = judge.solve(game, seat=seat, node_budget=judge_nodes)
+            if exact.solved:
+                judged += 1
+                keeps = exact.keeps_value(choice)
+                optimal += keeps
+                if len(set(exact.action_values.values())) > 1:
+                    matter += 1
+                    kept += keeps
+        game.push(choice)
+    return Endgame(variant, decisions, judged, matter, kept, optimal)
+
+
 # ---------------------------------------------------------------- figures
+
+
+def wilson(part: int, whole: int) -> tuple[float, float, float]:
+    """A share and its 95% Wilson interval."""
+    if not whole:
+        return float("nan"), 0.0, 1.0
+    z = 1.96
+    p = part / whole
+    centre = (p + z * z / (2 * whole)) / (1 + z * z / whole)
+    half = z * math.sqrt(p * (1 - p) / whole + z * z / (4 * whole * whole)) / (1 + z * z / whole)
+    return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def report_endgames(games: Sequence[Endgame]) -> tuple[float, float, float, int]:
+    """Print the endgame figures; return the share of decisions that matter kept, its
+    interval and how many decisions it counts."""
+    print(f"\n== {DEFAULT_LEVEL} in two-player endgames, judged exactly: {len(games)} games ==")
+    result = (float("nan"), 0.0, 1.0, 0)
+    for variant in ("podkidnoy", "perevodnoy", None):
+        chosen = [g for g in games if variant is None or g.variant == variant]
+        decisions = sum(g.decisions for g in chosen)
+        judged = sum(g.judged for g in chosen)
+        matter = sum(g.matter for g in chosen)
+        kept = sum(g.kept for g in chosen)
+        optimal = sum(g.optimal for g in chosen)
+        share, lo, hi = wilson(kept, matter)
+        every, every_lo, every_hi = wilson(optimal, judged)
+        print(
+            f"{variant or 'together':<11} {len(chosen):>4} games: {decisions} decisions with a "
+            f"choice, {judged} solved by the judge ({decisions - judged} left out); "
+            f"the choice matters at {matter}: kept the value at {kept} = {share:.1%} "
+            f"[{lo:.1%}, {hi:.1%}]; all judged decisions optimal: {every:.1%} "
+            f"[{every_lo:.1%}, {every_hi:.1%}]"
+        )
+        if variant is None:
+            result = (share, lo, hi, matter)
+    return result
 
 
 def interval(values: Sequence[float]) -> tuple[float, float, float]:
@@ -186,8 +301,19 @@ def fmt_time(seconds: float) -> str:
     return f"{seconds:.2f} s"
 
 
-def report(tally: Tally) -> float:
-    """Print a tournament's figures; return the first lineup entry's win rate."""
+class Figures(NamedTuple):
+    """The first lineup entry's win rate with its 95% interval, and its median decision
+    time over decisions with a choice (wall, CPU)."""
+
+    win: float
+    low: float
+    high: float
+    wall: float
+    cpu: float
+
+
+def report(tally: Tally) -> Figures:
+    """Print a tournament's figures; return the first lineup entry's."""
     tour = tally.tournament
     games = list(tally.games())
     deals = len(tally.deals)
@@ -200,7 +326,7 @@ def report(tally: Tally) -> float:
         "   all decisions: median / p95 (wall)"
     )
     print(header)
-    first_win = 0.0
+    first = Figures(float("nan"), 0.0, 1.0, float("nan"), float("nan"))
     for name in names:
         entries = [i for i, n in enumerate(tour.lineup) if n == name]
         seats_per_game = len(entries)
@@ -221,12 +347,12 @@ def report(tally: Tally) -> float:
             win_by_deal.append(win / count)
         loss_rate, loss_lo, loss_hi = interval(loss_by_deal)
         win_rate, win_lo, win_hi = interval(win_by_deal)
-        if name == tour.lineup[0]:
-            first_win = win_rate
         chosen = [(w, c) for g in games for e, w, c, n in g.decisions if e in entries and n > 1]
         every = [w for g in games for e, w, _c, _n in g.decisions if e in entries]
         walls = [w for w, _ in chosen]
         cpus = [c for _, c in chosen]
+        if name == tour.lineup[0]:
+            first = Figures(win_rate, win_lo, win_hi, percentile(walls, 0.5), percentile(cpus, 0.5))
         times = (
             f"{fmt_time(percentile(walls, 0.5))} / {fmt_time(percentile(walls, 0.95))}; "
             f"{fmt_time(percentile(cpus, 0.5))} / {fmt_time(percentile(cpus, 0.95))}"
@@ -242,12 +368,21 @@ def report(tally: Tally) -> float:
     cut = sum(not g.finished for g in games)
     actions = statistics.mean(g.actions for g in games) if games else 0
     print(f"actions per game: {actions:.1f}; games cut (counted draws): {cut}")
-    return first_win
+    return first
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=1000, help="at least this many per tournament")
+    parser.add_argument(
+        "--strong-games", type=int, default=200, help="games of strong vs pimc (slow)"
+    )
+    parser.add_argument(
+        "--endgames", type=int, default=200, help="two-player endgames judged exactly (0: none)"
+    )
+    parser.add_argument(
+        "--judge-nodes", type=int, default=JUDGE_NODES, help="positions per exact judge solve"
+    )
     parser.add_argument("--samples", type=int, default=None, help="PIMC worlds per decision")
     parser.add_argument(
         "--time-budget", type=float, default=None, help="PIMC seconds per decision (wall clock)"
@@ -259,8 +394,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--only",
         action="append",
-        choices=[t.key for t in TOURNAMENTS],
-        help="play only this tournament (repeatable)",
+        choices=[t.key for t in TOURNAMENTS] + ["endgames"],
+        help="play only this tournament, or the endgames (repeatable)",
     )
     args = parser.parse_args(argv)
     rules = Rules.preset(args.preset)
@@ -270,53 +405,93 @@ def main(argv: list[str] | None = None) -> None:
         "max_actions": args.max_actions,
         "samples": args.samples,
         "time_budget": args.time_budget,
+        "judge_nodes": args.judge_nodes,
     }
     _init(config)
     chosen = [t for t in TOURNAMENTS if not args.only or t.key in args.only]
+    endgames = args.endgames if not args.only or "endgames" in args.only else 0
     print(
         f"ai_strength: {platform.python_implementation()} {platform.python_version()}, "
         f"{os.cpu_count()} CPUs, {args.jobs} jobs, preset {args.preset}, seed {args.seed}"
     )
-    print(f"pimc level: {_BOTS['pimc']!r}")
-    tasks: list[tuple[int, int]] = []
+    print(f"pimc level: {_BOTS['pimc']!r}; strong level: {_BOTS['strong']!r}")
+    tasks: list[tuple[int, int]] = [(-1, number) for number in range(endgames)]
     tallies = {}
     for tour in sorted(chosen, key=lambda t: t.key != HEADLINE):  # the headline first
         index = TOURNAMENTS.index(tour)
         tallies[index] = Tally(tour)
-        deals = math.ceil(args.games / len(tour.seatings))
+        wanted = args.strong_games if tour.key == STRONG else args.games
+        deals = math.ceil(wanted / len(tour.seatings))
         tasks.extend((index, deal) for deal in range(deals))
     start = time.perf_counter()
     done = 0
+    judged: list[Endgame] = []
     if args.jobs > 1:
         pool = multiprocessing.get_context("fork").Pool(args.jobs, _init, (config,))
-        results: Iterator[tuple[int, int, list[Game1]]] = pool.imap_unordered(_play_deal, tasks)
+        results: Iterator[Endgame | tuple[int, int, list[Game1]]] = pool.imap_unordered(
+            _play_task, tasks
+        )
     else:
         pool = None
-        results = map(_play_deal, tasks)
+        results = map(_play_task, tasks)
     try:
-        for index, deal, games in results:
-            tallies[index].deals[deal] = games
+        for result in results:
+            if isinstance(result, Endgame):
+                judged.append(result)
+            else:
+                index, deal, games = result
+                tallies[index].deals[deal] = games
             done += 1
             if done % 25 == 0 or done == len(tasks):
                 elapsed = time.perf_counter() - start
-                print(f"  {done}/{len(tasks)} deals, {elapsed:.0f} s", file=sys.stderr, flush=True)
+                print(f"  {done}/{len(tasks)} tasks, {elapsed:.0f} s", file=sys.stderr, flush=True)
     except KeyboardInterrupt:
-        print(f"\ninterrupted after {done}/{len(tasks)} deals: the figures below are partial")
+        print(f"\ninterrupted after {done}/{len(tasks)} tasks: the figures below are partial")
     finally:
         if pool is not None:
             pool.terminate()
     elapsed = time.perf_counter() - start
-    headline: float | None = None
+    figures: dict[str, Figures] = {}
     for index, tally in sorted(tallies.items(), key=lambda kv: TOURNAMENTS[kv[0]].key == HEADLINE):
         if not tally.deals:
             continue
         tally.deals = dict(sorted(tally.deals.items()))
-        rate = report(tally)
-        if TOURNAMENTS[index].key == HEADLINE:
-            headline = rate
+        figures[TOURNAMENTS[index].key] = report(tally)
+    endgame = report_endgames(judged) if judged else None
     print(f"\nplayed in {elapsed:.0f} s wall clock")
-    shown = "not played" if headline is None else f"{headline:.3f}"
+    print("\nissue 18 targets:")
+    if endgame is not None:
+        share, lo, hi, matter = endgame
+        print(
+            f"  {DEFAULT_LEVEL} endgame decisions optimal (where the choice matters): "
+            f"{share:.1%} [{lo:.1%}, {hi:.1%}] of {matter}; target >= 99%: "
+            f"{'met' if share >= 0.99 else 'NOT met'}"
+        )
+    for key, label, target in (
+        (HEADLINE, "pimc vs heuristic heads-up", 0.85),
+        (STRONG, "strong vs pimc heads-up", 0.60),
+    ):
+        if key in figures:
+            f = figures[key]
+            print(
+                f"  {label}: {f.win:.3f} [{f.low:.3f}, {f.high:.3f}]; target >= {target:.2f}: "
+                f"{'met' if f.win >= target else 'NOT met'}"
+            )
+    if HEADLINE in figures:
+        f = figures[HEADLINE]
+        print(
+            f"  {DEFAULT_LEVEL} median decision with a choice (vs heuristic): "
+            f"{fmt_time(f.wall)} wall, {fmt_time(f.cpu)} CPU; target <= 100 ms: "
+            f"{'met' if f.wall <= 0.1 else 'NOT met'}"
+        )
+    headline = figures.get(HEADLINE)
+    shown = "not played" if headline is None else f"{headline.win:.3f}"
     print(f"pimc vs heuristic heads-up win rate: {shown}")
+
+
+def _play_task(task: tuple[int, int]) -> Endgame | tuple[int, int, list[Game1]]:
+    """A deal of a tournament, or (index -1) an endgame."""
+    return _play_endgame(task[1]) if task[0] < 0 else _play_deal(task)
 
 
 if __name__ == "__main__":

@@ -39,6 +39,13 @@ first, then cheap cards before dear ones (:func:`_static_rank`). Moves come from
 engine's public API only:
 ``legal_actions()``, ``push`` and ``undo`` on a working copy (``events=False``).
 
+**Beyond the budget.** Each action of the seat to move is solved as a position of its own by
+null-window tests («does it win for the mover?», then «is it at least a draw?»), every action
+with its own share of the nodes, the shares doubling from round to round (:func:`_root`).
+When the budget runs out, :attr:`Solution.bounds` says what was proven of each action (e.g.
+one a win, another a loss, a third at least a draw) and :attr:`Solution.candidates` which
+actions are not proven worse than another; a value that was not proven is never claimed.
+
 >>> from durak_core import Game, Rules
 >>> g = Game.from_position(Rules(), ["7C 9C", "8C 10C"], trump="S", attacker=0)
 >>> s = solve(g)
@@ -136,8 +143,9 @@ class Solution:
     another was asked for)."""
 
     solved: bool
-    """Whether the search finished within its budget. If not, :attr:`value` is None and
-    :attr:`action_values` holds only the actions solved before the budget ran out."""
+    """Whether the search finished within its budget. If not, :attr:`value` is None,
+    :attr:`action_values` holds only the actions solved before the budget ran out and
+    :attr:`bounds` what was proven of the others."""
     seat: int
     """The seat whose values these are."""
     mover: int | None
@@ -158,6 +166,46 @@ class Solution:
     """Wall-clock time the solve took."""
     stopped: str | None = None
     """Why the search stopped early: ``"nodes"``, ``"time"`` or ``"depth"`` (None if solved)."""
+    bounds: dict[Action, tuple[Value, Value]] = field(default_factory=dict)
+    """What is proven of each legal action of :attr:`mover`, for :attr:`seat`: the lowest
+    and the highest value it can have (equal once it is solved; ``(LOSS, WIN)`` when nothing
+    is known), in the engine's order of legal actions. Solved or not, every bound is proven:
+    the value with best play from both seats lies between them."""
+
+    def proven(self, action: Action) -> Value | None:
+        """The exact value of ``action`` for :attr:`seat`, if proven, else None."""
+        low, high = self.bounds.get(action, (Value.LOSS, Value.WIN))
+        return low if low == high else None
+
+    @property
+    def value_bounds(self) -> tuple[Value, Value]:
+        """The lowest and highest value the position can have for :attr:`seat`, by the
+        actions' :attr:`bounds` (the mover chooses among them)."""
+        if self.value is not None:
+            return self.value, self.value
+        if not self.bounds:
+            return Value.LOSS, Value.WIN
+        pick = max if self.seat == self.mover else min
+        lows, highs = zip(*self.bounds.values(), strict=True)
+        return pick(lows), pick(highs)
+
+    @property
+    def candidates(self) -> tuple[Action, ...]:
+        """The mover's actions that no other action is proven at least as good as while it
+        might be better: a proven win for the mover leaves only proven wins; a proven loss goes
+        while some other action might be better. Solved, these are the :attr:`best_actions`;
+        never empty while the mover has an action."""
+        sign = 1 if self.seat == self.mover else -1
+        # each action's span for the mover, (lowest, highest)
+        spans = {
+            a: (sign * low, sign * high) if sign == 1 else (sign * high, sign * low)
+            for a, (low, high) in self.bounds.items()
+        }
+        return tuple(
+            a
+            for a, span in spans.items()
+            if not any(span[1] <= other[0] and span != other for other in spans.values())
+        )
 
     @property
     def best_actions(self) -> tuple[Action, ...]:
@@ -401,6 +449,18 @@ class _Search:
         self.path.clear()
         return self.search(-1, 1, 0)[0]
 
+    def probe(self, alpha: int, beta: int) -> int:
+        """The working game's position searched as a root in the window (``alpha``,
+        ``beta``): its value for seat 0 if inside, else a bound (at most ``alpha``: an upper
+        bound; at least ``beta``: a lower one)."""
+        self.path.clear()
+        return self.search(alpha, beta, 0)[0]
+
+    def restart(self, base: Game) -> None:
+        """Work on a fresh copy of ``base`` (after a search stopped part-way down a line)."""
+        self.game = base.copy(undo=True, events=False, history=False)
+        self.legal = self.game.legal_actions()
+
     def search(self, alpha: int, beta: int, depth: int) -> tuple[int, int]:
         """Fail-soft alpha-beta for seat 0. Returns the value (a bound outside the window)
         and the shallowest path depth a repetition it relied on came back to (``_NO_CUT``:
@@ -555,39 +615,106 @@ class Solver:
             work, self._table, self.table_size, node_budget, deadline, max_depth, clock
         )
         _, actions = search.mover_actions()
-        values: dict[Action, int] = {}
-        try:
-            root = search.key()
-            entry = self._table.get(root)
-            for action in search.ordered(actions, entry[2] if entry else None):
-                work.push(action)
-                values[action] = search.value()  # each action as a position of its own
-                work.undo()
-        except _OutOfBudget as exc:
+        root = search.key()
+        entry = self._table.get(root)
+        order = search.ordered(actions, entry[2] if entry else None)
+        low, high, stopped = _root(search, mover, order, node_budget)
+        bounds = {
+            a: (Value(low[a]), Value(high[a])) if sign == 1 else (Value(-high[a]), Value(-low[a]))
+            for a in actions
+        }
+        exact = {a: bounds[a][0] for a in actions if low[a] == high[a]}
+        if stopped is not None:
             return Solution(
                 False,
                 seat,
                 mover,
                 None,
-                {a: Value(sign * values[a]) for a in actions if a in values},
+                exact,
                 nodes=search.nodes,
                 seconds=clock() - start,
-                stopped=str(exc.args[0]),
+                stopped=stopped,
+                bounds=bounds,
             )
-        best = (max if mover == 0 else min)(values.values())
-        first = next(a for a in search.ordered(actions, None) if values[a] == best)
+        best = (max if mover == 0 else min)(low.values())
+        first = next(a for a in search.ordered(actions, None) if low[a] == best)
         self._table[root] = (best, best, first)
+        search.node_budget = node_budget
         line = _line(search, first, best, root)
         return Solution(
             True,
             seat,
             mover,
             Value(sign * best),
-            {a: Value(sign * values[a]) for a in actions},
+            exact,
             line,
             search.nodes,
             clock() - start,
+            bounds=bounds,
         )
+
+
+_FIRST_SHARE: Final = 4
+"""A root action's first share of the node budget: 1 / (this x the number of actions)."""
+
+
+def _root(
+    search: _Search, mover: int, order: list[Action], node_budget: int
+) -> tuple[dict[Action, int], dict[Action, int], str | None]:
+    """Bound the value for seat 0 of each root action (``order``, tried in this order) by
+    null-window searches, each searched as a position of its own, until every value is exact
+    or the budget is spent. Returns the lower and upper bounds and why the search stopped
+    (None: every value exact).
+
+    Each action's value is known after at most two tests: «does it win for the mover?» and
+    «is it at least a draw for him?». A round asks every open action the first of its open
+    tests, the mover's win first, each with its own share of the nodes, then the second;
+    shares double from round to round (the transposition table keeps what an interrupted
+    test found below it), so an action that needs much does not use up the budget of the
+    others: when the budget runs out, what was proven stays (e.g. one action proven a win,
+    another a loss)."""
+    base = search.game.copy(undo=True, events=False, history=False)  # the root, kept
+    low = dict.fromkeys(order, -1)
+    high = dict.fromkeys(order, 1)
+    blocked: set[Action] = set()  # too deep for max_depth
+    share = max(64, node_budget // (_FIRST_SHARE * len(order)))
+    win = 0 if mover == 0 else -1  # the test (win, win + 1) tells a win for the mover
+    other = -1 - win  # and this one a loss
+    while True:
+        for stage in (0, 1):
+            for action in order:
+                lo, hi = low[action], high[action]
+                if lo == hi or action in blocked:
+                    continue
+                # a test (a, a + 1) tells something only if lo <= a < hi
+                tests = (win,) if stage == 0 else (other, win)
+                alpha = next((a for a in tests if lo <= a < hi), None)
+                if alpha is None:
+                    continue
+                if search.nodes >= node_budget:
+                    return low, high, "nodes"
+                search.node_budget = min(node_budget, search.nodes + share)
+                search.game.push(action)
+                try:
+                    v = search.probe(alpha, alpha + 1)
+                except _OutOfBudget as exc:
+                    reason = str(exc.args[0])
+                    search.restart(base)
+                    if reason == "time":
+                        return low, high, "time"
+                    if reason == "depth":
+                        blocked.add(action)
+                    continue
+                search.game.undo()
+                if v > alpha:
+                    low[action] = max(lo, v)
+                else:
+                    high[action] = min(hi, v)
+        if all(low[a] == high[a] for a in order):
+            return low, high, None
+        if all(low[a] == high[a] or a in blocked for a in order):
+            return low, high, "depth"
+        share *= 2
 
 
 def _line(search: _Search, first: Action, value: int, root: Hashable) -> tuple[Action, ...]:
@@ -637,8 +764,10 @@ def solve(
     ``game`` is a :class:`Game` or a :class:`Position` (under ``rules``, default ``Rules()``);
     it is not changed. The search stops after ``node_budget`` positions, ``time_budget``
     seconds (by ``clock``) or a line ``max_depth`` actions long, whichever comes first, and
-    then answers ``solved=False`` with no value (never a guess). Raises ``ValueError`` for a
-    position it cannot solve (:func:`unsolvable_reason`) or a seat that is not 0 or 1."""
+    then answers ``solved=False`` with no value (never a guess), only what it proved: the
+    values of the actions it solved and :attr:`Solution.bounds` of all. Raises
+    ``ValueError`` for a position it cannot solve (:func:`unsolvable_reason`) or a seat that
+    is not 0 or 1."""
     return Solver().solve(
         game,
         rules=rules,

@@ -447,3 +447,77 @@ def test_only_two_player_games_with_an_empty_stock_are_solved() -> None:
     assert done.solved and done.mover is None and done.value is Value.LOSS
     assert done.action_values == {} and done.line == ()
     assert is_solvable(over.position(), Rules())
+
+
+# ---------------------------------------------------------------- partial results
+
+
+def _spans_hold(solution: Solution, exact: dict[Action, Value]) -> None:
+    """Every bound of ``solution`` holds for the exact values; what it calls exact is."""
+    assert list(solution.bounds) == list(exact)
+    for action, (low, high) in solution.bounds.items():
+        assert low <= exact[action] <= high, (str(action), low, high, exact[action])
+        if solution.proven(action) is not None:
+            assert solution.action_values[action] is exact[action]
+    assert set(solution.action_values) == {a for a in exact if solution.proven(a) is not None}
+    best = max(exact.values()) if solution.seat == solution.mover else min(exact.values())
+    low, high = solution.value_bounds
+    assert low <= best <= high
+    candidates = solution.candidates
+    assert candidates and any(exact[a] is best for a in candidates)  # never only bad moves
+    if solution.seat == solution.mover and low is Value.WIN:
+        assert all(exact[a] is Value.WIN for a in candidates)  # a proven win is a win
+
+
+@pytest.mark.parametrize("name", ["podkidnoy", "perevodnoy", "perevodnoy-no-rule"])
+def test_a_budget_cut_proves_only_what_brute_force_confirms(name: str) -> None:
+    rules = RULES[name]
+    limit = 5 if rules.transfer and not _loops(rules) else 6
+    partial = 0
+    for game in endgames(rules, 10, seed=40 + len(name), max_cards=limit):
+        full = solve(game)
+        assert full.solved and full.bounds == {a: (v, v) for a, v in full.action_values.items()}
+        exact = {}
+        work = game.copy(events=False, history=False)
+        for action in full.action_values:
+            work.push(action)
+            exact[action] = Value(_for(full.seat, minimax(work, set() if _loops(rules) else None)))
+            work.undo()
+        for seat in (full.seat, 1 - full.seat):
+            for budget in (2, 5, 10, 20, 40, 80, 160):
+                cut = solve(game, seat=seat, node_budget=budget)
+                mine = exact if seat == full.seat else {a: v.flipped for a, v in exact.items()}
+                _spans_hold(cut, mine)
+                partial += not cut.solved and any(lo != hi for lo, hi in cut.bounds.values())
+    assert partial >= 10
+
+
+def test_a_budget_cut_on_larger_endgames_proves_only_true_values() -> None:
+    proven_wins = excluded = 0
+    for rules in (Rules(), Rules(transfer=True)):
+        for game in endgames(rules, 4, seed=31, bot="heuristic", max_cards=10):
+            full = solve(game)
+            assert full.solved
+            for budget in (full.nodes // 8, full.nodes // 4, full.nodes // 2):
+                cut = Solver().solve(game, node_budget=budget)
+                assert cut.nodes <= budget + 1
+                _spans_hold(cut, full.action_values)
+                if not cut.solved:
+                    proven_wins += cut.value_bounds[0] is Value.WIN
+                    excluded += len(cut.bounds) - len(cut.candidates)
+    assert proven_wins and excluded  # the cut answers say something
+
+
+def test_a_proven_win_needs_fewer_nodes_than_every_value() -> None:
+    # the first tests of a round ask «does this win?» of every action, each with its share:
+    # a budget too small for every value still finds the win
+    wins = 0
+    for game in endgames(Rules(), 6, seed=13, bot="heuristic", max_cards=12):
+        full = solve(game)
+        if full.value is not Value.WIN or len(full.action_values) < 3:
+            continue
+        cut = solve(game, node_budget=full.nodes // 2)
+        assert not cut.solved and cut.value is None
+        wins += cut.value_bounds[0] is Value.WIN
+        assert all(full.action_values[a] is Value.WIN for a in cut.candidates)
+    assert wins >= 2

@@ -13,21 +13,24 @@ the real deal, and sampling it again and again only plays one rule-of-thumb play
 times. There the bot (``exact=True``, every level from the default up) solves the position
 exactly (:mod:`durak_core.solver`): each action scores 1, ½ or 0 as it wins, draws or loses
 against perfect play, and among actions of the same value the playouts break the tie (the
-one that leaves the opponent most room to go wrong). Beyond the solver's budget it falls back
-to sampling.
+one that leaves the opponent most room to go wrong). Beyond the solver's budget the bot uses
+what the solver proved before it stopped (:attr:`~durak_core.solver.Solution.bounds`): a
+proven win is played; an action proven no better than another (a proven loss while another
+action might do better) is never chosen; among the rest a playout in the one world decides,
+each score kept within what is proven of its action.
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 from ..actions import Action
 from ..determinize import determinize
 from ..game import Game
 from ..observation import Observation
-from ..solver import Solution, Solver, Value, is_solvable
+from ..solver import Solution, Solver, Value, is_solvable, position_key
 from ..state import Phase
 from .base import outcome_score
 from .heuristic import HeuristicBot, decide
@@ -84,6 +87,12 @@ EXACT_TABLE_SIZE = 100_000
 #: value, never enough to pass another value.
 _TIE_BREAK = 0.001
 _EXACT_SCORE = {Value.WIN: 1.0, Value.DRAW: 0.5, Value.LOSS: 0.0}
+#: Where in its proven span an action not solved exactly scores (a playout's 0, ½ or 1 mapped
+#: into ``[_SPAN_EDGE, 1 - _SPAN_EDGE]`` of it): off the ends, so that it never ties with an
+#: action proven at an end of the span.
+_SPAN_EDGE = 0.02
+#: How far below the top of its span an action proven no better than another scores.
+_DOMINATED = 0.005
 
 
 class PIMCBot:
@@ -121,6 +130,7 @@ class PIMCBot:
         self.exact_node_budget = exact_node_budget
         self._prior = HeuristicBot()
         self._solver: Solver | None = None
+        self._last: tuple[Hashable, Solution] | None = None
 
     def __repr__(self) -> str:
         return (
@@ -132,29 +142,57 @@ class PIMCBot:
         """The exact solution of ``observation``'s position when it is a two-player endgame
         (every card placed) that the solver finishes within ``exact_node_budget``, with the
         values for this seat; else None."""
+        found = self.endgame(observation, rng)
+        return found if found is not None and found.solved else None
+
+    def endgame(self, observation: Observation, rng: random.Random) -> Solution | None:
+        """What the solver proves of ``observation``'s position within ``exact_node_budget``
+        when it is a two-player endgame (every card placed) where this seat moves: solved, or
+        (``solved=False``) the :attr:`~durak_core.solver.Solution.bounds` proven before the
+        budget ran out; else None. The last answer is kept, so asking again is free."""
         if observation.stock_size or observation.players - len(observation.out) != 2:
             return None
+        seat = observation.seat
         others = sum(observation.hand_sizes) - len(observation.hand)
-        if len(observation.unseen()) != others:
+        known = sum(len(cards) for i, cards in enumerate(observation.known) if i != seat)
+        if len(observation.unseen()) + known != others:
             return None  # a set-up without the whole deck: the other hand is not known
         world = determinize(observation, rng, undo=True, events=False)
         if not is_solvable(world):
             return None
-        if self._solver is None:
-            self._solver = Solver(table_size=EXACT_TABLE_SIZE)
-        found = self._solver.solve(world, seat=observation.seat, node_budget=self.exact_node_budget)
-        if not found.solved or found.mover != observation.seat:
+        key = (
+            world.rules,
+            world.trump,
+            world.turnup,
+            world.previous_durak,
+            position_key(world),
+            observation.seat,
+            self.exact_node_budget,
+        )
+        if self._last is not None and self._last[0] == key:
+            found = self._last[1]
+        else:
+            if self._solver is None:
+                self._solver = Solver(table_size=EXACT_TABLE_SIZE)
+            found = self._solver.solve(
+                world, seat=observation.seat, node_budget=self.exact_node_budget
+            )
+            self._last = (key, found)
+        if found.mover != observation.seat or not found.bounds:
             return None
         return found
 
     def evaluate(self, observation: Observation, rng: random.Random) -> dict[Action, float]:
         """Each legal action's average result over the sampled worlds (1: not the durak,
-        ½: a draw, 0: the durak), in the order of ``observation.legal``."""
+        ½: a draw, 0: the durak), in the order of ``observation.legal``; in a two-player
+        endgame (``exact``) its exact value or what is proven of it (module docstring)."""
         legal = observation.legal
         if not legal:
             raise ValueError(f"seat {observation.seat} has no legal action")
-        if self.exact and (solved := self.solution(observation, rng)) is not None:
-            return self._exact_scores(observation, solved)
+        if self.exact and (found := self.endgame(observation, rng)) is not None:
+            if found.solved:
+                return self._exact_scores(observation, found)
+            return self._proven_scores(observation, found)
         seat = observation.seat
         limit = self.playout_limit
         totals = [0.0] * len(legal)
@@ -183,6 +221,28 @@ class PIMCBot:
             game.push(action)
             tie = playout(game, observation.seat, self.playout_limit)
             scores[action] = _EXACT_SCORE[solved.action_values[action]] + _TIE_BREAK * tie
+        return scores
+
+    def _proven_scores(self, observation: Observation, found: Solution) -> dict[Action, float]:
+        """Scores kept within what the solver proved (:attr:`Solution.bounds`): an exact
+        value as :meth:`_exact_scores`; an open span by a playout in the one world, inside
+        it; an action another is proven at least as good as, below every candidate."""
+        world = determinize(observation, random.Random(0), undo=False, events=False)
+        candidates = set(found.candidates)
+        scores = {}
+        for action in observation.legal:
+            low, high = found.bounds[action]
+            if action not in candidates:
+                scores[action] = max(0.0, _EXACT_SCORE[high] - _DOMINATED)
+                continue
+            game = world.copy(undo=False, events=False)
+            game.push(action)
+            tie = playout(game, observation.seat, self.playout_limit)
+            bottom, top = _EXACT_SCORE[low], _EXACT_SCORE[high]
+            if low == high:
+                scores[action] = bottom + _TIE_BREAK * tie
+            else:
+                scores[action] = bottom + (top - bottom) * (_SPAN_EDGE + (1 - 2 * _SPAN_EDGE) * tie)
         return scores
 
     def ranked(self, observation: Observation, rng: random.Random) -> list[tuple[Action, float]]:
