@@ -55,6 +55,7 @@ from tutorial.game_page import (
     score_decision,
     seal_deal,
 )
+from tutorial.hints import rate
 from tutorial.i18n import I18n
 from tutorial.lesson_view import table_view
 from tutorial.names import card_short, rank_name
@@ -702,16 +703,34 @@ def test_the_review_says_why_in_every_language(lang: str) -> None:
     take, keep = Action.take(0), Action.beat(0, "10D", "8D")
     spend = Action.beat(0, "9S", "8D")
     decisions = [
-        Mistake(3, take, keep, 0.31, False, 1, 0.72, 0.41),
-        Mistake(7, take, keep, 0.2, False, 3, 0.5, 0.3),
-        Mistake(9, spend, keep, 0.12, True, 0, 0.62, 0.5),
+        Mistake(3, take, keep, 0.31, False, 1, 0.72, 0.41, 40),
+        Mistake(7, take, keep, 0.2, False, 3, 0.5, 0.3, 21),
+        Mistake(9, spend, keep, 0.12, True, 0, 0.62, 0.5),  # bare scores: no count of games
         Mistake(11, spend, keep, 0.06, True, 0, 0.56, 0.5),
     ]
     html = review_html(decisions, tr)
     assert html.count("<li>") == 3 and "11" not in html.split("<li>")[-1][:8]
-    # both outcomes, out of 100 trial games, for the costliest move
-    first = html.split("<li>")[1]
-    assert "72" in first and "41" in first
+    # both outcomes, as rates, and the real number of trial games for the costliest move
+    items = html.split("<li>")
+    first = items[1]
+    assert escape(rate(0.72, tr)) in first and escape(rate(0.41, tr)) in first
+    assert " 40 " in first and " 21 " in items[2]
+    for share in (0.0, 0.5, 1.0):
+        assert "{" not in rate(share, tr) and rate(share, tr)
+    # two rates that would read alike out of 10 are said out of 100
+    close = review_html([Mistake(1, take, keep, 0.06, False, 1, 0.64, 0.58, 30)], tr)
+    assert escape(rate(0.64, tr, scale=100)) in close
+    assert escape(rate(0.58, tr, scale=100)) in close
+    # a solved endgame is said exactly, without trial games
+    exact = review_html(
+        [
+            Mistake(n, spend, keep, 0.5, True, 0, 1.0, 0.5, 0, False, values)
+            for n, values in ((1, ("win", "draw")), (2, ("win", "loss")), (3, ("draw", "loss")))
+        ],
+        tr,
+    )
+    assert exact.count("<li>") == 3 and len(set(exact.split("<li>")[1:])) == 3
+    assert escape(rate(0.5, tr)) not in exact and escape(rate(1.0, tr)) not in exact
     assert describe_action(keep, tr) in html and card_short(Card.parse("9S"), tr) in html
     one = tr.ngettext(
         "Taking put {n} card into your hand.", "Taking put {n} cards into your hand.", 1

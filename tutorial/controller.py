@@ -36,6 +36,9 @@ __all__ = [
     "two_star_slips",
 ]
 
+_INSTRUCTING = ("Click ", "Lead ")
+"""How a lesson step's hint (its English source text) begins when it names the move."""
+
 Text = Callable[[Gettext], str]
 MessageKind = Literal["info", "error", "detour", "costly", "success", "question", "hint"]
 """``error``: refused by the rules; ``detour``: allowed, but not what this step is about;
@@ -387,8 +390,14 @@ class LessonController:
         if advice is not None:
             names, taking = self.names, self.game.taking
 
+            # a step hint that names the move ("Click your 6♣.", "Lead your 8♣.") is not
+            # followed by the same move in other words, only by why
+            instructed = text.startswith(_INSTRUCTING)
+
             def words(tr: Gettext) -> str:
-                why = explain_hint(advice, tr, players=names(tr), taking=taking)
+                why = explain_hint(
+                    advice, tr, players=names(tr), taking=taking, instructed=instructed
+                )
                 return _join(tr, tr.gettext(text), why) if text else why
 
             self.message = ("hint", words)

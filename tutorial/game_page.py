@@ -4,7 +4,9 @@ Against the computer the others are :mod:`durak_core.bots` players of the chosen
 (:func:`tutorial.opponent.page_bot`), each seeing only its seat's observation. Their moves come
 one at a time, a pause apart (``pace``), into the move log; the game ends with the result
 panel, a short review of the learner's costliest decisions (:func:`review`: each decision was
-scored by the search while playing, on the learner's own observation) and "New game"
+scored while playing, on the learner's own observation, by the page's one judge,
+:func:`tutorial.opponent.judge`, which the Hint asks too: a move the Hint advised is never
+listed, and a move counts as costly only when another did clearly better) and "New game"
 (:mod:`tutorial.free_play_view`).
 
 Hot-seat (S1: friends around one device): every seat is a person. Between turns a cover
@@ -41,7 +43,7 @@ from typing import Any, Final, Literal
 import ipywidgets as w
 
 from durak_core import PRESETS, Action, ActionKind, Game, Observation, Rules, RulesError, observe
-from durak_core.bots import DEFAULT_LEVEL, Bot, next_seat
+from durak_core.bots import DEFAULT_LEVEL, Assessment, Bot, Evaluator, next_seat
 from durak_core.match import (
     RESULT_FIELDS,
     GameResult,
@@ -54,11 +56,12 @@ from durak_core.match import (
 from .app import LessonApp
 from .bridge import PageBridge
 from .controller import LessonController
+from .hints import Hint, hint, rate
 from .i18n import N_, Gettext, I18n
 from .lessons import Lesson, Step
 from .move_log import MoveLog
 from .names import card_short, preset_name, rank_name
-from .opponent import PAGE_LEVELS, page_bot, review_bot
+from .opponent import PAGE_LEVELS, judge, page_bot
 from .page import escape, set_shown
 from .resume_ledger import GAME_ID, ledger
 from .sealing import RESUME_KEY_ENV, sealed_with_another_key
@@ -98,8 +101,9 @@ _MAX_SEED: Final = 2**128
 MAX_NAME: Final = 20
 """The longest name a hot-seat player may type."""
 MIN_COST: Final = 0.05
-"""A decision enters the review when the best move did at least this much better (5 of 100
-playouts)."""
+"""A decision enters the review when a move did clearly better (beyond the noise of the
+sample, :meth:`~durak_core.bots.Assessment.clearly_better`) and by at least this much (5 of
+100 trial games)."""
 Mode = Literal["computer", "hotseat"]
 HOUSE_RULES: Final = ("teams", "flash", "misdeal")
 """The house-rule switches on top of the chosen preset (see :func:`page_rules`)."""
@@ -378,14 +382,31 @@ class Mistake:
     """The share of sampled games that ended well (not the durak; a draw counts half) after
     ``better``; ``chosen_score`` the same after ``chosen``."""
     chosen_score: float = 0.0
+    samples: int = 0
+    """The trial games behind the scores (0: solved exactly, or given as bare scores)."""
+    hidden: bool = True
+    """The trial games dealt hidden cards at random."""
+    exact: tuple[str, str] | None = None
+    """A solved endgame: the values (``"win"``, ``"draw"``, ``"loss"``) of ``better`` and
+    ``chosen`` against perfect play."""
 
 
 def score_decision(
-    move: int, obs: Observation, chosen: Action, scores: dict[Action, float]
+    move: int,
+    obs: Observation,
+    chosen: Action,
+    scores: Assessment | dict[Action, float],
 ) -> Mistake:
-    """The decision ``chosen`` against the best of ``scores`` (the search's averages)."""
-    better = max(scores, key=lambda a: (scores[a], a == chosen))
-    cost = max(0.0, scores[better] - scores[chosen])
+    """The decision ``chosen`` against the judge's assessment of the position (or bare
+    scores, every difference then counting): ``better`` is the best move clearly better than
+    ``chosen`` (``chosen`` itself when none is, as for the Hint's own advice)."""
+    if not isinstance(scores, Assessment):
+        legal = tuple(scores)
+        scores = Assessment(obs.seat, legal, dict(scores), 0, True)
+    found = scores
+    better = found.better_than(chosen) or chosen
+    values = found.scores
+    cost = max(0.0, values[better] - values[chosen])
     trump = obs.trump
 
     def trump_card(action: Action) -> bool:
@@ -394,6 +415,11 @@ def score_decision(
     picked = 0
     if chosen.kind is ActionKind.TAKE:
         picked = sum(1 + (d is not None) for _, d in obs.table)
+    exact = None
+    if found.exact is not None:
+        won, got = found.exact[better], found.exact[chosen]
+        exact = (won.name.lower(), got.name.lower())
+        cost = (won - got) / 2  # a win over a loss costs 1, over a draw ½ (no tie-break)
     return Mistake(
         move,
         chosen,
@@ -401,8 +427,11 @@ def score_decision(
         cost,
         trump_card(chosen) and not trump_card(better),
         picked,
-        scores[better],
-        scores[chosen],
+        values[better],
+        values[chosen],
+        found.samples,
+        found.hidden,
+        exact,
     )
 
 
@@ -438,6 +467,49 @@ def describe_action(action: Action, tr: Gettext) -> str:
     return tr.pgettext("move", "swap for the turned-up trump")
 
 
+def _review_rates(d: Mistake, tr: Gettext) -> tuple[str, str]:
+    scale = 100 if round(d.better_score * 10) == round(d.chosen_score * 10) else 10
+    return rate(d.better_score, tr, scale=scale), rate(d.chosen_score, tr, scale=scale)
+
+
+def _review_why(d: Mistake, tr: Gettext) -> str:
+    """Why ``better`` was better: exactly in a solved endgame, else the trial games."""
+    if d.exact == ("win", "draw"):
+        return tr.gettext(
+            "Every card was known then: the better move wins however the others play, and "
+            "yours only draws."
+        )
+    if d.exact == ("win", "loss"):
+        return tr.gettext(
+            "Every card was known then: the better move wins however the others play, and "
+            "after yours the right play beats you."
+        )
+    if d.exact is not None:
+        return tr.gettext(
+            "Every card was known then: the better move holds a draw against any play, and "
+            "after yours the right play beats you."
+        )
+    better, chosen = _review_rates(d, tr)
+    if d.samples:
+        # TRANSLATORS: {n} games the computer played to the end, the hidden cards dealt at
+        # random; {better} and {chosen} are rates, e.g. "in about 3 games of every 10".
+        return tr.ngettext(
+            "In {n} trial game, the hidden cards dealt at random, the better move kept you "
+            "from being the durak {better}, and yours {chosen}.",
+            "In {n} trial games, the hidden cards dealt at random, the better move kept you "
+            "from being the durak {better}, and yours {chosen}.",
+            d.samples,
+            better=better,
+            chosen=chosen,
+        )
+    return tr.gettext(
+        "In the computer's trial games, the better move kept you from being the durak "
+        "{better}, and yours {chosen}.",
+        better=better,
+        chosen=chosen,
+    )
+
+
 def review_html(decisions: list[Mistake], tr: Gettext) -> str:
     """The review under the result: the learner's costliest moves, each with a why."""
     worst = review(decisions)
@@ -450,8 +522,8 @@ def review_html(decisions: list[Mistake], tr: Gettext) -> str:
             "<p>"
             + escape(
                 tr.gettext(
-                    "No costly move: each of your moves did about as well as the best one "
-                    "in the computer's playouts."
+                    "No costly move: in the computer's judgement none of your moves did "
+                    "clearly worse than the best one."
                 )
             )
             + "</p>"
@@ -465,14 +537,7 @@ def review_html(decisions: list[Mistake], tr: Gettext) -> str:
                 chosen=describe_action(d.chosen, tr),
                 better=describe_action(d.better, tr),
             )
-            why = [
-                tr.gettext(
-                    "In the computer's trial games, the better move ended well in about "
-                    "{better} of every 100, and yours in about {chosen}.",
-                    better=round(d.better_score * 100),
-                    chosen=round(d.chosen_score * 100),
-                )
-            ]
+            why = [_review_why(d, tr)]
             if d.picked_up:
                 why.append(
                     tr.ngettext(
@@ -529,8 +594,9 @@ class PlayController(LessonController):
         self._seat = 0
         self.decisions: list[Mistake] = []
         self._decision_count = 0
-        self._review_rng = random.Random(seed ^ 0x5EED)
-        self._reviewer = review_bot()
+        self.judge: Evaluator = judge(seed)
+        """The one judge behind this page's Hint and its review (the same position gets the
+        same numbers from both, computed once)."""
         super().__init__(lesson, i18n, seed=seed, navigation=False)
 
     @property
@@ -595,6 +661,24 @@ class PlayController(LessonController):
             return []
         return actions
 
+    def _advise(self, step: Step | None) -> Hint | None:
+        """The Hint on this page asks :attr:`judge`, the review's judge (a lesson's steps are
+        not played here: every legal move may be advised)."""
+        if not self.free_play:
+            return super()._advise(step)
+        legal = self.learner_actions()
+        if not legal:
+            return None
+        played = len(self.game.history)
+        if self.advice is not None and self._advice_at == (played, True):
+            return self.advice
+        try:
+            advice = hint(observe(self.game, self.you), self.you, evaluator=self.judge)
+        except ValueError:
+            return None
+        self.advice, self._advice_at = advice, (played, True)
+        return advice
+
     def _opponent_choice(self, game: Game, seat: int) -> Action:
         # a random stream per public history: the same game gets the same moves (a resumed
         # page, "same deal again"), whatever was played before on this page
@@ -611,8 +695,7 @@ class PlayController(LessonController):
         super()._play(action)
         if scored is not None:
             move, obs = scored
-            scores = self._reviewer.evaluate(obs, self._review_rng)
-            self.decisions.append(score_decision(move, obs, action, scores))
+            self.decisions.append(score_decision(move, obs, action, self.judge.assess(obs)))
         if self.hot_seat and self.free_play and self.game.outcome is None:
             following = next_seat(self.game)
             if following is not None and following != self._seat:

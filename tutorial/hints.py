@@ -1,13 +1,19 @@
 """Hints that say why: the move the computer would make, and the facts behind it.
 
 :func:`hint` reads one seat's :class:`~durak_core.Observation` only (never the hidden cards):
-it asks :class:`~durak_core.bots.PIMCBot` to score every legal action on the same sampled
-deals, takes the best one (in a lesson, the best of the moves the step asks for) and the
-runner-up, and lists :class:`Fact` codes with their numbers: cards counted (the discard pile,
-the learner's hand, the table), what the move keeps or spends, and how the alternatives fared
-in the sampled games. Every fact is true of the position (``tests/test_hints.py`` checks each
-against the engine). :func:`explain_hint` words a hint in the learner's language (here rather
-than in ``explain.py``, whose test renders every message of that module from its own samples;
+it asks a :class:`~durak_core.bots.Evaluator` (the play page passes its own, the one its
+end-of-game review asks too, so the two agree) to score every legal action, takes the best
+one (in a lesson, the best of the moves the step asks for, compared only with the step's
+other moves) and the runner-up, and lists :class:`Fact` codes with their numbers: cards
+counted (the discard pile, the learner's hand, the table), what the move keeps or spends, and
+how the runner-up fared: exactly in a solved endgame (:attr:`FactCode.SOLVED`), else in the
+trial games, or "too close to call" when the difference is within the sample's noise
+(:attr:`FactCode.CLOSE`). While the stock lasts it follows the seeds' advice (S1: attack with
+low plain cards) over an ace or a trump lead that did no clearly better
+(:attr:`FactCode.PLAIN_LEAD`), and says so when one did (:attr:`FactCode.CLEAR_GAIN`). Every
+fact is true of the position (``tests/test_hints.py`` checks each against the engine).
+:func:`explain_hint` words a hint in the learner's language (here rather than in
+``explain.py``, whose test renders every message of that module from its own samples;
 ``tests/test_hints.py`` renders these).
 
 >>> import random
@@ -27,7 +33,8 @@ from enum import StrEnum
 from typing import Final
 
 from durak_core import Action, ActionKind, Card, Game, Observation, Rank, observe
-from durak_core.bots import PIMCBot, card_value
+from durak_core.bots import Assessment, Evaluator, card_value
+from durak_core.bots import evaluator as _evaluator
 from durak_core.cards import beats
 from durak_core.determinize import determinize
 from durak_core.solver import Value
@@ -47,14 +54,15 @@ __all__ = [
     "hint_alternative",
     "hint_fact",
     "hint_move",
+    "rate",
     "samples_for",
     "trumps_needed",
 ]
 
-PLAYOUT_BUDGET: Final = 480
+PLAYOUT_BUDGET: Final = _evaluator.PLAYOUT_BUDGET
 """Playouts one hint may cost (sampled deals × legal actions): about 0.15–0.3 s here."""
-MIN_SAMPLES: Final = 12
-MAX_SAMPLES: Final = 48
+MIN_SAMPLES: Final = _evaluator.MIN_SAMPLES
+MAX_SAMPLES: Final = _evaluator.MAX_SAMPLES
 
 
 class FactCode(StrEnum):
@@ -83,8 +91,20 @@ class FactCode(StrEnum):
     GOES_OUT = "goes_out"
     """The move plays the learner's last card and the stock is empty."""
     OUTCOMES = "outcomes"
-    """In ``samples`` sampled deals, the move scored ``best`` tenths (not being the durak; a
-    draw counts half) and the runner-up ``other`` (``action``) ``second`` tenths."""
+    """In ``samples`` trial games, the move scored ``best`` (a share: not being the durak; a
+    draw counts half) and the runner-up ``other`` (an action) ``second``, clearly less (beyond
+    the noise of the sample); ``hidden``: the games dealt the hidden cards at random (else
+    every card is placed and ``samples`` is 1)."""
+    CLOSE = "close"
+    """In ``samples`` trial games (``hidden`` as for :attr:`OUTCOMES`) the move and ``other``
+    did too nearly as well to call one better (within the noise of the sample)."""
+    PLAIN_LEAD = "plain_lead"
+    """The seeds' advice (S1: «ataca con cartas bajas de palos sin triunfo»): the move leads a
+    plain card where leading ``card`` (an ace or a trump; ``trump``: whether it is one) did
+    no clearly better."""
+    CLEAR_GAIN = "clear_gain"
+    """The move leads ``card`` (an ace or a trump; ``trump``: whether it is one) against the
+    usual advice, because it did clearly better than the best plain lead ``other``."""
     SOLVED = "solved"
     """Every card is placed (two players, the stock empty) and the position is solved
     exactly: the move's ``value`` (``"win"``, ``"draw"`` or ``"loss"`` against best play),
@@ -117,13 +137,6 @@ class Hint:
         return [f.code for f in self.facts]
 
 
-def samples_for(legal: int) -> int:
-    """Sampled deals for a hint among ``legal`` actions: :data:`PLAYOUT_BUDGET` playouts,
-    between :data:`MIN_SAMPLES` and :data:`MAX_SAMPLES` deals (a fixed number, so the same
-    seed gives the same hint on any machine)."""
-    return max(MIN_SAMPLES, min(MAX_SAMPLES, PLAYOUT_BUDGET // max(1, legal)))
-
-
 def trumps_needed(obs: Observation) -> int:
     """How many unbeaten table cards no plain (non-trump) card of the hand beats: beating
     them all takes at least that many trumps."""
@@ -139,21 +152,19 @@ def trumps_needed(obs: Observation) -> int:
 _VALUE_WORDS: Final = {Value.WIN: "win", Value.DRAW: "draw", Value.LOSS: "loss"}
 
 
-def _tenths(score: float) -> int:
-    return int(score * 10 + 0.5)
-
-
 def hint(
     source: Game | Observation,
     seat: int | None,
-    rng: random.Random,
+    rng: random.Random | None = None,
     *,
     among: Collection[Action] | None = None,
     samples: int | None = None,
+    evaluator: Evaluator | None = None,
 ) -> Hint:
     """The computer's advice for ``seat`` (``source`` a game, read through ``observe``, or
-    that seat's observation). ``among``: recommend only one of these (a lesson step's
-    moves); the runner-up is the best other of them, else the best other legal action.
+    that seat's observation). ``among``: recommend only one of these and compare it only with
+    the others of them (a lesson step's moves). ``evaluator``: the judge to ask (the play
+    page's, which its review asks too); without one, a fresh judge seeded from ``rng``.
     Raises ``ValueError`` when the seat has no legal action."""
     if isinstance(source, Game):
         if seat is None:
@@ -166,25 +177,41 @@ def hint(
     legal = obs.legal
     if not legal:
         raise ValueError(f"seat {obs.seat} has no legal action")
-    allowed = [a for a in legal if among is None or a in among] or list(legal)
     if len(legal) == 1:
         only = legal[0]
         facts = [Fact(FactCode.ONLY_MOVE, {"action": only})]
-        facts += _position_facts(obs, only, None)
+        facts += _position_facts(obs, only, None, only=True)
         return Hint(obs.seat, only, 1.0, None, None, 0, tuple(facts))
-    n = samples if samples is not None else samples_for(len(legal))
-    bot = PIMCBot(n, exact=True)
-    ranked = bot.ranked(obs, rng)
-    # every card is placed where it is solvable: any stream deals the one world (the
-    # bot's table answers at once the second time)
-    solved = bot.solution(obs, random.Random(0))
-    best, score = next((a, s) for a, s in ranked if a in allowed)
-    # the runner-up: the best other move the step asks for, if any; else the best other move
-    rivals = [(a, s) for a, s in ranked if a != best]
-    runner, runner_score = next(((a, s) for a, s in rivals if a in allowed), rivals[0])
+    allowed = [a for a in legal if among is None or a in among]
+    lesson = bool(allowed) and len(allowed) < len(legal)
+    if not allowed:
+        allowed = list(legal)
+    if evaluator is None:
+        evaluator = Evaluator((rng or random.Random(0)).getrandbits(64))
+    found = evaluator.assess(obs, samples=samples)
+    ranked = found.ranked(allowed)
+    best = ranked[0]
+    lead_fact: Fact | None = None
+    plain = _plain_lead(obs, found, ranked, best)
+    if plain is not None:
+        fancy = best
+        if found.better_than(plain) is None:
+            best = plain
+            lead_fact = Fact(FactCode.PLAIN_LEAD, _lead_params(obs, fancy))
+        else:
+            lead_fact = Fact(FactCode.CLEAR_GAIN, {**_lead_params(obs, fancy), "other": plain})
+    # the runner-up: in a lesson the best other of the step's moves (none if it asks for one
+    # move only); else the best other move, or the plain lead the advice was weighed against
+    pool = ranked if lesson else found.ranked()
+    rivals = [a for a in pool if a != best]
+    runner: Action | None = rivals[0] if rivals else None
+    if lead_fact is not None and lead_fact.code is FactCode.CLEAR_GAIN:
+        runner = plain
     facts = _position_facts(obs, best, runner)
-    if solved is not None:
-        values = solved.action_values
+    score = found.scores[best]
+    runner_score = None if runner is None else found.scores[runner]
+    if found.exact is not None:
+        values = found.exact
         opponent = next(i for i in range(obs.players) if i != obs.seat and i not in obs.out)
         facts.append(
             Fact(
@@ -193,28 +220,80 @@ def hint(
                     "value": _VALUE_WORDS[values[best]],
                     "best": _VALUE_WORDS[max(values.values())],
                     "other": runner,
-                    "other_value": _VALUE_WORDS[values[runner]],
+                    "other_value": None if runner is None else _VALUE_WORDS[values[runner]],
                     "seat": opponent,
                 },
             )
         )
         return Hint(obs.seat, best, score, runner, runner_score, 0, tuple(facts))
-    facts.append(
-        Fact(
-            FactCode.OUTCOMES,
-            {
-                "samples": n,
-                "best": _tenths(score),
-                "other": runner,
-                "second": _tenths(runner_score),
-            },
-        )
+    if runner is not None:
+        n, hidden = found.samples, found.hidden
+        if not hidden or found.close(best, runner):
+            facts.append(Fact(FactCode.CLOSE, {"samples": n, "other": runner, "hidden": hidden}))
+        else:
+            facts.append(
+                Fact(
+                    FactCode.OUTCOMES,
+                    {
+                        "samples": n,
+                        "best": score,
+                        "other": runner,
+                        "second": runner_score,
+                        "hidden": hidden,
+                    },
+                )
+            )
+    if lead_fact is not None:
+        facts.append(lead_fact)
+    return Hint(obs.seat, best, score, runner, runner_score, found.samples, tuple(facts))
+
+
+def _fancy_lead(obs: Observation, action: Action) -> bool:
+    """A lead of an ace or a trump: what the seeds advise against while a low plain card
+    would do."""
+    card = action.card
+    return (
+        action.kind is ActionKind.LEAD
+        and card is not None
+        and (card.suit is obs.trump or card.rank is Rank.ACE)
     )
-    return Hint(obs.seat, best, score, runner, runner_score, n, tuple(facts))
 
 
-def _position_facts(obs: Observation, best: Action, runner: Action | None) -> list[Fact]:
-    """The facts of the position that bear on ``best`` (against ``runner``)."""
+def _plain_lead(
+    obs: Observation, found: Assessment, ranked: Sequence[Action], best: Action
+) -> Action | None:
+    """When ``best`` leads an ace or a trump while the stock still lasts and a plain card
+    below the ace could lead instead: the best-scored such lead (of ``ranked``); else None."""
+    if obs.stock_size == 0 or not _fancy_lead(obs, best) or found.exact is not None:
+        return None
+    return next(
+        (
+            a
+            for a in ranked
+            if a.kind is ActionKind.LEAD and a.card is not None and not _fancy_lead(obs, a)
+        ),
+        None,
+    )
+
+
+def _lead_params(obs: Observation, action: Action) -> dict[str, object]:
+    card = action.card
+    return {"card": card, "trump": card is not None and card.suit is obs.trump}
+
+
+def samples_for(legal: int) -> int:
+    """Sampled deals for a hint among ``legal`` actions (the play page's judge may take
+    fewer on the static site): :data:`PLAYOUT_BUDGET` playouts, between
+    :data:`MIN_SAMPLES` and :data:`MAX_SAMPLES` deals (a fixed number, so the same seed gives
+    the same hint on any machine)."""
+    return max(MIN_SAMPLES, min(MAX_SAMPLES, PLAYOUT_BUDGET // max(1, legal)))
+
+
+def _position_facts(
+    obs: Observation, best: Action, runner: Action | None, *, only: bool = False
+) -> list[Fact]:
+    """The facts of the position that bear on ``best`` (against ``runner``; ``only``: the
+    only legal move, when no fact may read as a reason to do otherwise)."""
     facts: list[Fact] = []
     trump = obs.trump
     low = obs.rules.lowest_rank
@@ -234,7 +313,15 @@ def _position_facts(obs: Observation, best: Action, runner: Action | None) -> li
             for a in obs.legal
             if a.kind is kind and a.target == best.target and a.card is not None
         ]
-        if len(same_job) > 1 and all(
+        # "the lowest card that does the job: keep the higher ones" only when a higher card
+        # of the same kind (plain or trump) could do it too (an ace against trumps is not
+        # "lower", it keeps the trumps: said by KEEPS_TRUMP when a trump is the runner-up)
+        alike = [
+            a
+            for a in same_job
+            if a.card is not None and (a.card.suit is trump) == (card.suit is trump)
+        ]
+        if len(alike) > 1 and all(
             card_value(card, trump, low) <= card_value(a.card, trump, low)
             for a in same_job
             if a.card is not None
@@ -257,7 +344,7 @@ def _position_facts(obs: Observation, best: Action, runner: Action | None) -> li
     if kind is ActionKind.TAKE:
         trumps = sum(1 for c in obs.hand if c.suit is trump)
         needed = trumps_needed(obs)
-        if needed:
+        if needed and not (only and needed <= trumps):
             facts.append(Fact(FactCode.NEEDS_TRUMPS, {"n": needed, "trumps": trumps}))
     if kind in (ActionKind.TAKE, ActionKind.LEAD) and obs.stock_size:
         facts.append(Fact(FactCode.STOCK_LEFT, {"n": obs.stock_size}))
@@ -361,18 +448,18 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
         n = _int(p, "discarded")
         if _int(p, "in_hand") == 0 and _int(p, "on_table") == 0:
             return tr.ngettext(
-                "Nobody can add another {rank} after it: the other {n} is already in the "
-                "discard pile.",
-                "Nobody can add another {rank} after it: the other {n} are already in the "
-                "discard pile.",
+                "Nobody can add another card of rank {rank} after it: the other {n} is "
+                "already in the discard pile.",
+                "Nobody can add another card of rank {rank} after it: the other {n} are "
+                "already in the discard pile.",
                 n,
                 rank=rank,
             )
         return tr.ngettext(
-            "Nobody can add another {rank} after it: {n} is in the discard pile, and the others "
-            "are on the table or in your hand.",
-            "Nobody can add another {rank} after it: {n} are in the discard pile, and the others "
-            "are on the table or in your hand.",
+            "Nobody can add another card of rank {rank} after it: {n} is in the discard pile, "
+            "and the others are on the table or in your hand.",
+            "Nobody can add another card of rank {rank} after it: {n} are in the discard pile, "
+            "and the others are on the table or in your hand.",
             n,
             rank=rank,
         )
@@ -410,20 +497,89 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
         return tr.gettext("It is your last card, and there is nothing left to draw.")
     if code is FactCode.SOLVED:
         return _solved(p, tr, players)
-    # FactCode.OUTCOMES
     other = p.get("other")
-    # TRANSLATORS: {n} deals the computer imagined for the hidden cards and played to the
-    # end; {best} and {second} count out of 10; {other} is a move, e.g. "taking the cards".
+    alternative = hint_alternative(other, tr) if isinstance(other, Action) else "?"
+    if code is FactCode.PLAIN_LEAD:
+        if p.get("trump"):
+            return tr.gettext(
+                "That follows the usual advice: while there are cards to draw, lead plain cards."
+            )
+        return tr.gettext(
+            "That follows the usual advice: while there are cards to draw, lead lower cards "
+            "and keep {card} for later.",
+            card=_card_param(tr, p),
+        )
+    if code is FactCode.CLEAR_GAIN:
+        if p.get("trump"):
+            return tr.gettext(
+                "Leading a trump early usually wastes it, but here the trial games found a "
+                "clear gain over {other}.",
+                other=alternative,
+            )
+        return tr.gettext(
+            "Leading an ace early is usually a waste, but here the trial games found a clear "
+            "gain over {other}.",
+            other=alternative,
+        )
+    n = _int(p, "samples")
+    if code is FactCode.CLOSE:
+        if not p.get("hidden"):
+            return tr.gettext(
+                "Played out to the end, this move and {other} come out too close to call.",
+                other=alternative,
+            )
+        # TRANSLATORS: {n} games the computer played to the end, the hidden cards dealt at
+        # random; {other} is a move, e.g. "taking the cards".
+        return tr.ngettext(
+            "In {n} trial game, the hidden cards dealt at random, this move and {other} did "
+            "about as well: too close to call.",
+            "In {n} trial games, the hidden cards dealt at random, this move and {other} did "
+            "about as well: too close to call.",
+            n,
+            other=alternative,
+        )
+    # FactCode.OUTCOMES
+    best, second = _rates(tr, _float(p, "best"), _float(p, "second"))
+    # TRANSLATORS: {n} games the computer played to the end, the hidden cards dealt at
+    # random; {best} and {second} are rates, e.g. "in about 3 games of every 10"; {other} is
+    # a move, e.g. "taking the cards".
     return tr.ngettext(
-        "In {n} deal of the hidden cards, played out to the end, this move kept you from being "
-        "the durak in about {best} of every 10, and {other} in about {second} of every 10.",
-        "In {n} deals of the hidden cards, played out to the end, this move kept you from being "
-        "the durak in about {best} of every 10, and {other} in about {second} of every 10.",
-        _int(p, "samples"),
-        best=_int(p, "best"),
-        second=_int(p, "second"),
-        other=hint_alternative(other, tr) if isinstance(other, Action) else "?",
+        "In {n} trial game, the hidden cards dealt at random, this move kept you from being "
+        "the durak {best}, and {other} {second}.",
+        "In {n} trial games, the hidden cards dealt at random, this move kept you from being "
+        "the durak {best}, and {other} {second}.",
+        n,
+        best=best,
+        second=second,
+        other=alternative,
     )
+
+
+def _rates(tr: Gettext, first: float, second: float) -> tuple[str, str]:
+    """Two shares in words, on a scale of 10, or of 100 when they would read alike on 10."""
+    scale = 100 if _round(first, 10) == _round(second, 10) else 10
+    return rate(first, tr, scale=scale), rate(second, tr, scale=scale)
+
+
+def _round(share: float, scale: int) -> int:
+    return int(share * scale + 0.5)
+
+
+def rate(share: float, tr: Gettext, *, scale: int = 10) -> str:
+    """A share of games in words: "in about 3 games of every 10" (``scale`` 10 or 100),
+    "in hardly any of them", "in nearly all of them"."""
+    k = _round(share, scale)
+    if k <= 0:
+        # TRANSLATORS: how often a move did well in the computer's trial games ("them").
+        return tr.pgettext("rate", "in hardly any of them")
+    if k >= scale:
+        return tr.pgettext("rate", "in nearly all of them")
+    if scale == 100:
+        return tr.ngettext(
+            "in about {k} game of every 100", "in about {k} games of every 100", k, k=k
+        )
+    # TRANSLATORS: how often a move did well in the computer's trial games.
+    return tr.ngettext("in about {k} game of every 10", "in about {k} games of every 10", k, k=k)
 
 
 def _solved(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None) -> str:
@@ -459,7 +615,9 @@ def _solved(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None)
     if not isinstance(other, Action):
         return text
     alternative = hint_alternative(other, tr)
-    if other_value == value:
+    if other_value == value == "loss":
+        then = tr.gettext("{other} would not save you either.", other=alternative)
+    elif other_value == value:
         then = tr.gettext("{other} does just as well.", other=alternative)
     elif other_value == "loss":
         then = tr.gettext("{other} would let {player} win.", other=alternative, player=player)
@@ -478,11 +636,15 @@ def explain_hint(
     *,
     players: Sequence[str] | None = None,
     taking: bool = False,
+    instructed: bool = False,
 ) -> str:
-    """A hint in words: the move, then why (every fact, most telling first)."""
-    text = hint_move(advice.action, tr, taking=taking)
+    """A hint in words: the move, then why (every fact, most telling first). ``instructed``:
+    the learner was just told what to do (a lesson step's own hint, "Click your 6♣."), so the
+    move is not said again, only why."""
+    text = "" if instructed else hint_move(advice.action, tr, taking=taking)
     for fact in advice.facts:
-        text = _join(tr, text, hint_fact(fact, tr, players=players))
+        sentence = hint_fact(fact, tr, players=players)
+        text = _join(tr, text, sentence) if text else sentence
     return text
 
 
@@ -493,6 +655,11 @@ def _card_param(tr: Gettext, params: Mapping[str, object]) -> str:
 def _rank_param(params: Mapping[str, object]) -> Rank:
     rank = params.get("rank")
     return rank if isinstance(rank, Rank) else Rank.ACE
+
+
+def _float(params: Mapping[str, object], name: str) -> float:
+    value = params.get(name)
+    return float(value) if isinstance(value, (int, float)) else 0.0
 
 
 def _int(params: Mapping[str, object], name: str) -> int:

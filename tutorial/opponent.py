@@ -4,7 +4,8 @@ A bot sees only its seat's :class:`~durak_core.Observation`. :func:`choose` is t
 free-play opponent (the rule of thumb: instant, and a fair sparring partner after a lesson);
 :func:`page_bot` gives the play page's levels (:data:`PAGE_LEVELS`), lighter on the
 browser-only static site (Pyodide runs the search several times slower) so that a move comes
-within the page's pause.
+within the page's pause. :func:`judge` is the one evaluator that the play page's Hint and its
+end-of-game review both ask.
 """
 
 from __future__ import annotations
@@ -14,9 +15,17 @@ import sys
 from typing import Final
 
 from durak_core import Action, Observation
-from durak_core.bots import DEFAULT_LEVEL, Bot, PIMCBot, make_bot
+from durak_core.bots import DEFAULT_LEVEL, Bot, Evaluator, PIMCBot, make_bot
 
-__all__ = ["IN_BROWSER", "PAGE_LEVELS", "TIME_CAP", "choose", "page_bot", "review_bot"]
+__all__ = [
+    "BROWSER_BUDGET",
+    "IN_BROWSER",
+    "PAGE_LEVELS",
+    "TIME_CAP",
+    "choose",
+    "judge",
+    "page_bot",
+]
 
 IN_BROWSER: Final = sys.platform == "emscripten"
 """Running on Pyodide (the static site): the search gets fewer samples."""
@@ -61,7 +70,20 @@ def page_bot(level: str) -> Bot:
     return bot
 
 
-def review_bot() -> PIMCBot:
-    """The search that scores the learner's decisions for the end-of-game review (a
-    two-player endgame solved exactly, as the Hint solves it)."""
-    return PIMCBot(12 if IN_BROWSER else 32, name="review", exact=True)
+BROWSER_BUDGET: Final = 240
+"""Playouts one judgement of the Hint and the review may cost on Pyodide (half a kernel's)."""
+
+
+def judge(seed: int) -> Evaluator:
+    """The one judge of the learner's moves behind the play page's Hint and its end-of-game
+    review (:class:`~durak_core.bots.Evaluator`: the same budget and random stream for the same
+    position, so they agree; a two-player endgame solved exactly). Lighter on Pyodide."""
+    if IN_BROWSER:
+        return Evaluator(
+            seed,
+            budget=BROWSER_BUDGET,
+            min_samples=8,
+            max_samples=24,
+            exact_node_budget=BROWSER_EXACT_NODES,
+        )
+    return Evaluator(seed)
