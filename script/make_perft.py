@@ -25,7 +25,6 @@ identically (keys sorted, entries in the order of :data:`SPECS`). Only the publi
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 import sys
@@ -48,10 +47,17 @@ from durak_core import (
     Teams,
     is_misdeal,
 )
+from durak_core.perft import (
+    FORMAT,
+    children_digest,
+    perft,
+    perft_counts,
+    position_json,
+    refusals,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "tests" / "data" / "perft.json"
-FORMAT = "durak-perft/1"
 MAX_DEPTH = 6
 LEAF_BUDGET = 200_000
 """Counts go from depth 1 to the deepest depth (at most :data:`MAX_DEPTH`, at least 2) with no
@@ -906,33 +912,15 @@ SPECS: tuple[Spec, ...] = (
 # ---------------------------------------------------------------- perft
 
 
-def perft(game: Game, depth: int) -> int:
-    """Action sequences of length ``depth`` from the game's position (push/undo)."""
-    if depth == 0:
-        return 1
-    if depth == 1:
-        return game.legal_actions().count()
-    total = 0
-    for action in game.legal_actions():
-        game.push(action)
-        total += perft(game, depth - 1)
-        game.undo()
-    return total
-
-
 def counts(game: Game) -> list[int]:
     """perft(1), perft(2) and deeper while the deepest level stays within its budget."""
-    found = [perft(game, 1), perft(game, 2)]
+    found = perft_counts(game, 2)
     for depth in range(3, MAX_DEPTH + 1):
         leaves = perft(game, depth)
         if leaves > LEAF_BUDGET:
             break
         found.append(leaves)
     return found
-
-
-def position_json(position: Position) -> str:
-    return json.dumps(position.to_dict(), sort_keys=True, ensure_ascii=False)
 
 
 def after_each(game: Game) -> list[Game]:
@@ -943,52 +931,6 @@ def after_each(game: Game) -> list[Game]:
         child.play(action)
         games.append(child)
     return games
-
-
-def children_digest(game: Game) -> str:
-    """See ABOUT: the positions after each legal action, hashed."""
-    lines = []
-    for action in sorted(game.legal_actions(), key=str):
-        game.play(action)
-        lines.append(f"{action}\t{position_json(game.position())}\n")
-        game.undo()
-    return hashlib.sha256("".join(lines).encode()).hexdigest()[:16]
-
-
-def candidates(game: Game) -> list[Action]:
-    """Every action a seat could try with the cards he holds (as a table's clicks offer):
-    each card as a lead, a throw-in, a transfer, a Flash and a beat of each attack card on
-    the table; and take, pass, swap and redeal; for every seat."""
-    attacks = [attack for attack, _ in game.table]
-    tried: list[Action] = []
-    for seat in range(game.players):
-        for card in game.hand(seat):
-            tried += (
-                Action.lead(seat, card),
-                Action.throw(seat, card),
-                Action.transfer(seat, card),
-                Action.flash(seat, card),
-            )
-            tried += (Action.beat(seat, card, attack) for attack in attacks)
-        tried += (Action.take(seat), Action.pass_(seat), Action.swap(seat), Action.redeal(seat))
-    return tried
-
-
-def refusals(game: Game) -> tuple[dict[str, int], str, set[str]]:
-    """For the :func:`candidates`: how many are refused for each reason, a digest of the
-    lines '<action>\\t<reason>\\n' of the refused ones (sorted), and the accepted ones."""
-    tally: dict[str, int] = {}
-    lines, accepted = [], set()
-    for action in candidates(game):
-        refusal = game.why_illegal(action)
-        if refusal is None:
-            accepted.add(str(action))
-            continue
-        reason = refusal.reason.value
-        tally[reason] = tally.get(reason, 0) + 1
-        lines.append(f"{action}\t{reason}\n")
-    digest = hashlib.sha256("".join(sorted(lines)).encode()).hexdigest()[:16]
-    return tally, digest, accepted
 
 
 # ---------------------------------------------------------------- search
@@ -1038,11 +980,10 @@ def check_round_trip(found: Found, problems: list[str]) -> Game:
         problems.append(f"{name}: Position.from_dict(d).to_dict() != d")
     if list(map(str, again.legal_actions())) != list(map(str, game.legal_actions())):
         problems.append(f"{name}: legal actions differ after the round trip")
-    for depth in (2, 3):
-        if perft(again, depth) != perft(game, depth):
-            problems.append(f"{name}: perft({depth}) differs after the round trip")
+    if perft_counts(again, 3) != perft_counts(game, 3):
+        problems.append(f"{name}: perft(1..3) differs after the round trip")
     for child in [again, *after_each(again)]:
-        if refusals(child)[2] != {str(a) for a in child.legal_actions()}:
+        if refusals(child).accepted != {str(a) for a in child.legal_actions()}:
             problems.append(f"{name}: the refusal checks and legal_actions() disagree")
     if children_digest(again) != children_digest(game):
         problems.append(f"{name}: the positions after each action differ after the round trip")
@@ -1054,7 +995,6 @@ def entry(found: Found, game: Game) -> dict[str, Any]:
     origin: dict[str, Any] = {"players": spec.players, "seed": found.seed, "ply": found.ply}
     if spec.deal:
         origin["deal"] = spec.deal
-    tally, digest, _ = refusals(game)
     return {
         "name": spec.name,
         "about": spec.about,
@@ -1064,7 +1004,7 @@ def entry(found: Found, game: Game) -> dict[str, Any]:
         "counts": counts(game),
         "actions": [str(a) for a in game.legal_actions()],
         "children": children_digest(game),
-        "refusals": {"digest": digest, "reasons": tally},
+        "refusals": refusals(game).to_dict(),
     }
 
 

@@ -15,18 +15,17 @@ the engine's own serialised form, ``Position.to_dict()``, with the rules to rebu
 - ``refusals``: the reason codes ``why_illegal`` gives every other action a seat could try
   with his cards (counted by code, and a digest of which action gets which code).
 
-Only the public API is used (``Rules.from_dict``, ``Game.from_position``, ``legal_actions``,
-``push``/``play``/``undo``, ``why_illegal``, ``position().to_dict()``, ``Position.from_dict``),
-so the file survives an internal redesign and fails exactly where behaviour changed. It must
-cover
-every preset of :data:`durak_core.PRESETS` (one per source: S0 wikiHow, S1 Matsuri, S2
-Wikipedia, S3 Dáme Karty, S4 Durak Live), 2–6 players, teams (S0, S2), perevodnoy (S1, S2),
-Flash (S2) and the misdeal (S2, C20).
+The counts, digests and refusals are computed by :mod:`durak_core.perft`, shared with the
+script. Only the public API is used (``Rules.from_dict``, ``Game.from_position``,
+``legal_actions``, ``push``/``play``/``undo``, ``why_illegal``, ``position().to_dict()``,
+``Position.from_dict``), so the file survives an internal redesign and fails exactly where
+behaviour changed. It must cover every preset of :data:`durak_core.PRESETS` (one per source:
+S0 wikiHow, S1 Matsuri, S2 Wikipedia, S3 Dáme Karty, S4 Durak Live), 2–6 players, teams (S0,
+S2), perevodnoy (S1, S2), Flash (S2) and the misdeal (S2, C20).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from functools import cache
@@ -35,10 +34,10 @@ from typing import Any
 
 import pytest
 
-from durak_core import PRESETS, Action, Game, Position, Rules, Teams
+from durak_core import PRESETS, Game, Position, Rules, Teams
+from durak_core.perft import FORMAT, children_digest, perft_counts, refusals
 
 DATA = Path(__file__).parent / "data" / "perft.json"
-FORMAT = "durak-perft/1"
 
 
 @cache
@@ -60,74 +59,6 @@ def rebuild(entry: dict[str, Any]) -> Game:
     return Game.from_position(rules_of(entry), **entry["position"])
 
 
-def perft(game: Game, depth: int) -> list[int]:
-    """``[perft(1), ..., perft(depth)]`` in one walk (push/undo: the game ends as it began)."""
-    totals = [0] * depth
-
-    def walk(level: int) -> None:
-        if level == depth - 1:
-            totals[level] += game.legal_actions().count()
-            return
-        for action in game.legal_actions():
-            totals[level] += 1
-            game.push(action)
-            walk(level + 1)
-            game.undo()
-
-    if depth:
-        walk(0)
-    return totals
-
-
-def position_json(game: Game) -> str:
-    return json.dumps(game.position().to_dict(), sort_keys=True, ensure_ascii=False)
-
-
-def children_digest(game: Game) -> str:
-    """The file's ``children``: each legal action (played, checked) and the position after it."""
-    lines = []
-    for action in sorted(game.legal_actions(), key=str):
-        game.play(action)
-        lines.append(f"{action}\t{position_json(game)}\n")
-        game.undo()
-    return hashlib.sha256("".join(lines).encode()).hexdigest()[:16]
-
-
-def candidates(game: Game) -> list[Action]:
-    """Every action a seat could try with the cards he holds: each card as a lead, a
-    throw-in, a transfer, a Flash and a beat of each attack card on the table; and take,
-    pass, swap and redeal; for every seat (the file's ``refusals``)."""
-    attacks = [attack for attack, _ in game.table]
-    tried: list[Action] = []
-    for seat in range(game.players):
-        for card in game.hand(seat):
-            tried += (
-                Action.lead(seat, card),
-                Action.throw(seat, card),
-                Action.transfer(seat, card),
-                Action.flash(seat, card),
-            )
-            tried += (Action.beat(seat, card, attack) for attack in attacks)
-        tried += (Action.take(seat), Action.pass_(seat), Action.swap(seat), Action.redeal(seat))
-    return tried
-
-
-def refusals(game: Game) -> tuple[dict[str, Any], set[str]]:
-    """The file's ``refusals`` (reason counts and digest) and the candidates accepted."""
-    tally: dict[str, int] = {}
-    lines, accepted = [], set()
-    for action in candidates(game):
-        refusal = game.why_illegal(action)
-        if refusal is None:
-            accepted.add(str(action))
-            continue
-        reason = refusal.reason.value
-        tally[reason] = tally.get(reason, 0) + 1
-        lines.append(f"{action}\t{reason}\n")
-    digest = hashlib.sha256("".join(sorted(lines)).encode()).hexdigest()[:16]
-    return {"digest": digest, "reasons": tally}, accepted
-
-
 # ---------------------------------------------------------------- per entry
 
 
@@ -135,7 +66,7 @@ def refusals(game: Game) -> tuple[dict[str, Any], set[str]]:
 def test_perft_counts(entry: dict[str, Any]) -> None:
     game = rebuild(entry)
     expected = entry["counts"]
-    assert perft(game, len(expected)) == expected
+    assert perft_counts(game, len(expected)) == expected
     # undo after push restored the position exactly
     assert game.position().to_dict() == entry["position"]
 
@@ -163,14 +94,14 @@ def test_refusals(entry: dict[str, Any]) -> None:
     codes (the tutorial explains with them); ``why_illegal`` accepts exactly the generated
     actions, here and after each of them."""
     game = rebuild(entry)
-    found, accepted = refusals(game)
-    assert found["reasons"] == entry["refusals"]["reasons"]
-    assert found == entry["refusals"]
+    found = refusals(game)
+    assert found.reasons == entry["refusals"]["reasons"]
+    assert found.to_dict() == entry["refusals"]
     for action in game.legal_actions():
         game.push(action)
-        assert refusals(game)[1] == {str(a) for a in game.legal_actions()}, action
+        assert refusals(game).accepted == {str(a) for a in game.legal_actions()}, action
         game.undo()
-    assert accepted == set(entry["actions"])
+    assert found.accepted == set(entry["actions"])
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
