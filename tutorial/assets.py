@@ -3,11 +3,11 @@
 Every explainer widget is an anywidget whose ``_esm`` is the same small loader
 (``static/shared_module.js``, :data:`MODULE_LOADER`). Its real code and style are other
 models: a :class:`FrontEndFile` per file of ``tutorial/static/``, referenced by the widget's
-``_module`` (JavaScript) and ``_style`` (CSS) traits (:func:`module_trait`,
-:func:`style_trait`). A file's model is made the first time a widget needs it and kept for
-the kernel's life (:func:`tutorial.deferred_open.keep`): a tab moving from page to page
-receives each file once, not with every new table (it was two thirds of the bytes of a page
-change), and pages never close it.
+``_module`` (JavaScript) and ``_style`` (CSS) traits (:func:`file_trait`). A file's model
+is made the first time a widget needs it and kept for the kernel's life
+(:func:`tutorial.deferred_open.keep`): a tab moving from page to page receives each file
+once, not with every new table (it was two thirds of the bytes of a page change), and pages
+never close it.
 
 Three leaks are avoided on the way, each of which would keep every old page of a tab alive:
 
@@ -40,9 +40,8 @@ __all__ = [
     "FrontEndFile",
     "PageStyle",
     "asset",
+    "file_trait",
     "front_end_file",
-    "module_trait",
-    "style_trait",
 ]
 
 STATIC: Final = Path(__file__).resolve().parent / "static"
@@ -92,15 +91,9 @@ class _FileTrait(Instance[FrontEndFile]):
         return front_end_file(self.file)
 
 
-def module_trait(name: str) -> _FileTrait:
-    """The ``_module`` trait of a widget whose code is ``tutorial/static/<name>``: set its
-    ``_esm`` to :data:`MODULE_LOADER`."""
-    return _FileTrait(name)
-
-
-def style_trait(name: str) -> _FileTrait:
-    """The ``_style`` trait of a widget whose style is ``tutorial/static/<name>`` (in the
-    page while one of the widget's views is)."""
+def file_trait(name: str) -> _FileTrait:
+    """A widget's ``_module`` (its code: set ``_esm`` to :data:`MODULE_LOADER`) or ``_style``
+    (in the page while one of its views is): a reference to ``tutorial/static/<name>``."""
     return _FileTrait(name)
 
 

@@ -28,7 +28,7 @@ from typing import Any, Final, Literal, NotRequired, TypedDict, cast
 import anywidget
 from traitlets import Bool, Dict, Int, List, Unicode
 
-from .assets import MODULE_LOADER, module_trait, style_trait
+from .assets import MODULE_LOADER, file_trait
 from .browser_input import PythonOnlyTraits, json_object_copy, notify, validated
 from .i18n import SUPPORTED_LANGUAGES
 
@@ -213,8 +213,8 @@ class PageBridge(PythonOnlyTraits, anywidget.AnyWidget):
     """
 
     _esm = MODULE_LOADER
-    _module = module_trait("bridge.js")
-    _style = style_trait("bridge.css")
+    _module = file_trait("bridge.js")
+    _style = file_trait("bridge.css")
 
     lang = Unicode("").tag(sync=True)
     title = Unicode("").tag(sync=True)

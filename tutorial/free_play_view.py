@@ -32,7 +32,7 @@ from traitlets import Dict
 
 from durak_core import ActionKind, Game, Rules
 
-from .assets import MODULE_LOADER, module_trait, style_trait
+from .assets import MODULE_LOADER, file_trait
 from .browser_input import PythonOnlyTraits, validated
 from .controller import LessonController
 from .i18n import Gettext
@@ -151,8 +151,8 @@ class MoveLogWidget(PythonOnlyTraits, anywidget.AnyWidget):
     the last update (see the module docstring). :attr:`view` is the whole :class:`LogView`."""
 
     _esm = MODULE_LOADER
-    _module = module_trait("move_log.js")
-    _style = style_trait("move_log.css")
+    _module = file_trait("move_log.js")
+    _style = file_trait("move_log.css")
 
     head = Dict().tag(sync=True)
     lines = Dict({"seq": 0, "start": 0, "lines": [], "total": 0}).tag(sync=True)

@@ -13,7 +13,7 @@ import anywidget
 import ipywidgets as w
 from traitlets import Dict
 
-from .assets import MODULE_LOADER, module_trait, style_trait
+from .assets import MODULE_LOADER, file_trait
 from .bridge import PageBridge
 from .lessons import Lesson, load_lessons
 from .names import Term, term
@@ -41,8 +41,8 @@ class LessonList(anywidget.AnyWidget):  # type: ignore[misc,unused-ignore]
     """Lesson cards linking to their pages; the stars are read from localStorage."""
 
     _esm = MODULE_LOADER
-    _module = module_trait("index.js")
-    _style = style_trait("index.css")
+    _module = file_trait("index.js")
+    _style = file_trait("index.css")
     view = Dict().tag(sync=True)
 
 

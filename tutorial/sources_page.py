@@ -19,7 +19,7 @@ from traitlets import Unicode
 
 from durak_core import PRESETS, Card
 
-from .assets import MODULE_LOADER, module_trait, style_trait
+from .assets import MODULE_LOADER, file_trait
 from .bridge import PageBridge
 from .i18n import N_, Gettext
 from .lessons import load_lessons
@@ -377,8 +377,8 @@ class SourcesView(anywidget.AnyWidget):  # type: ignore[misc,unused-ignore]
     """The page's content (HTML built here); the browser scrolls to ``#s4`` once it shows."""
 
     _esm = MODULE_LOADER
-    _module = module_trait("sources.js")
-    _style = style_trait("sources.css")
+    _module = file_trait("sources.js")
+    _style = file_trait("sources.css")
     html = Unicode("").tag(sync=True)
 
 

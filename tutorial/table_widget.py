@@ -19,7 +19,7 @@ from typing import Any, cast
 import anywidget
 from traitlets import Dict
 
-from .assets import MODULE_LOADER, module_trait, style_trait
+from .assets import MODULE_LOADER, file_trait
 from .browser_input import PythonOnlyTraits, json_object_copy, notify, validated
 from .view_model import Click, TableView
 
@@ -108,8 +108,8 @@ class TableWidget(PythonOnlyTraits, anywidget.AnyWidget):
     """
 
     _esm = MODULE_LOADER
-    _module = module_trait("table.js")
-    _style = style_trait("table.css")
+    _module = file_trait("table.js")
+    _style = file_trait("table.css")
 
     view = Dict().tag(sync=True)
     progress = Dict().tag(sync=True)

@@ -56,7 +56,7 @@ async function holdStyles(model) {
       const node = document.createElement("style");
       node.dataset.durakStyle = name;
       document.head.append(node);
-      entry = { node, users: 0, timer: null };
+      entry = { name, node, users: 0, timer: null };
       TAB.styles.set(name, entry);
     }
     if (entry.node.textContent !== text) entry.node.textContent = text;
@@ -73,7 +73,7 @@ async function holdStyles(model) {
         entry.timer = null;
         if (entry.users > 0) return;
         entry.node.remove();
-        for (const [name, kept] of TAB.styles) if (kept === entry) TAB.styles.delete(name);
+        if (TAB.styles.get(entry.name) === entry) TAB.styles.delete(entry.name);
       }, STYLE_GRACE);
     }
   };
