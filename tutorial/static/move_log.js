@@ -93,7 +93,11 @@ function logOf(model) {
     } else if (!log.asked) {
       // an update was missed: what we hold is not the kernel's log any more
       log.asked = true;
-      model.send({ type: "resync" });
+      try {
+        model.send({ type: "resync" });
+      } catch (_err) {
+        log.asked = false; // the comm is gone; ask again if it comes back
+      }
     }
   }
   return log.lines;

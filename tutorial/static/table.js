@@ -585,8 +585,10 @@ function render({ model, el }) {
     const button = event.target instanceof Element ? event.target.closest("[data-kind]") : null;
     if (!button || !root.contains(button)) return;
     const { kind, zone, id } = button.dataset;
-    if (kind === "card") model.send({ type: "card", zone, id });
-    else if (kind === "action") model.send({ type: "action", id });
+    try {
+      if (kind === "card") model.send({ type: "card", zone, id });
+      else if (kind === "action") model.send({ type: "action", id });
+    } catch (_err) {} // the comm is gone: the bridge shows the lost-connection notice
   }
 
   function onProgress() {
@@ -602,8 +604,12 @@ function render({ model, el }) {
   placeFeedback();
 
   if (!PROGRESS_SENT.has(model)) {
-    PROGRESS_SENT.add(model);
-    model.send({ type: "progress", data: readProgress() });
+    // A table may render while its page is being left and the comm is already gone;
+    // the bridge tells the learner when the connection is lost, so nothing to do here.
+    try {
+      model.send({ type: "progress", data: readProgress() });
+      PROGRESS_SENT.add(model);
+    } catch (_err) {}
   }
 
   return () => {
