@@ -238,3 +238,34 @@ def test_browser_messages_beyond_the_burst_are_dropped_and_logged_once(kernel: K
     kernel.drain()
     assert not [m for m in kernel.iopub if m["msg_type"] == "error"]
     assert kernel.log.read_text().count("dropping them until they stop") == 1
+
+
+TEACHER = """
+import warnings
+import ipywidgets as w
+from durak_core import Game, Rules
+from tutorial.notebook import play
+table = play(Game.deal(Rules(), 2, seed=5), language="en", pace=0)
+def broken(_button):
+    raise RuntimeError("TEACHER-CALLBACK-FAILURE")
+button = w.Button()
+button.on_click(broken)
+print(button.model_id)
+"""
+
+
+def test_a_notebook_table_leaves_the_teachers_kernel_alone(kernel: Kernel) -> None:
+    """``tutorial.notebook.play`` runs in someone's own kernel: unlike a page the site
+    serves, it does not harden it, so their warnings and their widgets' tracebacks still
+    reach their notebook, and their own widgets' messages are not rate-limited."""
+    button = kernel.run(TEACHER).strip()
+    kernel.send(
+        "comm_msg", {"comm_id": button, "data": {"method": "custom", "content": {"event": "click"}}}
+    )
+    kernel.run("warnings.warn('TEACHER-WARNING')")
+    kernel.drain()
+    page = json.dumps([m["content"] for m in kernel.iopub if m["msg_type"] in ("stream", "error")])
+    assert "TEACHER-WARNING" in page
+    assert "TEACHER-CALLBACK-FAILURE" in page
+    handler = "get_ipython().kernel.shell_handlers['comm_msg']"
+    assert not kernel.value(f"bool(getattr({handler}, '_durak_rate_limited', 0))")

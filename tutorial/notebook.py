@@ -186,6 +186,10 @@ class NotebookTable(LessonApp):
     :func:`play`, which checks the arguments). No links to the site's other pages, no
     presenter mode, nothing to resume: a cell run again starts afresh."""
 
+    hardens_kernel = False
+    """The kernel is the notebook user's own: their logs, warnings and widget tracebacks stay
+    where they would be, and their own widgets' messages are not rate-limited."""
+
     def __init__(
         self,
         game: Game,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import logging
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 import ipywidgets as w
 from IPython.display import display
@@ -143,8 +143,13 @@ class BridgedPage:
     notice: w.HTML
     widget: w.Box
 
+    hardens_kernel: ClassVar[bool] = True
+    """Whether building the page hardens its kernel (:func:`~tutorial.kernel_safety.harden_kernel`):
+    a page the site serves does; a table in someone's own notebook leaves their kernel alone."""
+
     def _start_page(self, language: str | None, bridge: PageBridge | None) -> None:
-        harden_kernel()
+        if self.hardens_kernel:
+            harden_kernel()
         self._explicit_language = language
         self._unknown_language: str | None = None
         self.ready = False
