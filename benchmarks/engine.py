@@ -434,7 +434,8 @@ def search_speed(args: argparse.Namespace) -> None:
                     break
                 game.push(rng.choice(list(game.legal_actions())))
             if game.outcome is None:
-                seat = next(iter(game.legal_actions())).seat
+                seat = game.current_player()
+                assert seat is not None
                 observations.append(observe(game, seat))
 
         def searches(count: int, observations: list[Observation] = observations) -> Run:

@@ -327,8 +327,18 @@ class Game(Setup):
         return [(action, self._refusal(action)) for action in candidates]
 
     def acting_seats(self) -> list[int]:
-        """Seats that have at least one legal action now (in seat order)."""
-        return sorted({a.seat for a in self._generate()})
+        """Seats that have at least one legal action now (in seat order), found without
+        generating the actions."""
+        return sorted(self._acting())
+
+    def current_player(self) -> int | None:
+        """The seat the game waits for first, without generating the actions: the attacker
+        who leads, or the defender while a card is unbeaten, else the first seat whose turn it
+        is to add a card or pass; ``None`` once the game is over. Other seats may be able to
+        act at the same time (a throw-in, the trump swap): :meth:`acting_seats` lists them
+        all, and the first action :meth:`legal_actions` yields is this seat's."""
+        seats = self._acting()
+        return seats[0] if seats else None
 
     def throw_in_turn(self) -> list[int]:
         """Seats whose turn it is to add a card or pass, in priority order."""

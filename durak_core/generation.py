@@ -197,6 +197,35 @@ class Generation(Legality):
                     adders.append((seat, (), 0))
         return _bout_actions(defence, adders, swap)
 
+    def _acting(self) -> list[int]:
+        """The seats with a legal action, in the order :meth:`_generate` yields their first
+        one (the attacker, or the defender then the throw-in seats, then a redeal or the
+        swap), without generating the actions: a defender may always take, a throw-in seat
+        may always pass, an attacker always holds a card to lead."""
+        s = self._state
+        phase = s.phase
+        if phase is PHASE_OVER:
+            return []
+        seats: list[int] = []
+        if phase is PHASE_LEAD:
+            if s.hands[s.attacker]:
+                seats.append(s.attacker)
+            if self._redeal and s.bouts == 1:
+                seats.extend(a.seat for a in self._redeals() if a.seat not in seats)
+        else:
+            if not s.taking and None in s.defences:
+                seats.append(s.defender)
+            seats.extend(seat for seat in s.throw_in_turn if seat not in seats)
+        if self._swap:
+            origin = s.low_trump_origin
+            if (
+                origin is not None
+                and origin not in seats
+                and not isinstance(self._swap_partner(origin), Reason)
+            ):
+                seats.append(origin)
+        return seats
+
     # (helpers of _generate: a comprehension inside it would turn ``self`` into a closure
     # cell and slow every generation by about a quarter)
 

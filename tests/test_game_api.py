@@ -137,6 +137,7 @@ def test_legal_actions_empty_when_over() -> None:
     assert list(legal) == []
     assert legal.for_seat(0) == []
     assert game.acting_seats() == []
+    assert game.current_player() is None
 
 
 @pytest.mark.parametrize("preset", sorted(PRESETS))
@@ -349,8 +350,10 @@ def test_acting_seats_and_throw_in_turn_attacker_first() -> None:
     game = four_player_bout()
     assert game.throw_in_turn() == [0]
     assert game.acting_seats() == [0]
+    assert game.current_player() == 0
     game.play("0:pass")
     assert game.throw_in_turn() == [2]  # clockwise from the defender's left
+    assert game.current_player() == 2
     game.play("2:pass")
     assert game.throw_in_turn() == [3]
     game.play("3:pass")
@@ -358,12 +361,14 @@ def test_acting_seats_and_throw_in_turn_attacker_first() -> None:
     assert (game.attacker, game.defender) == (1, 2)
     assert game.throw_in_turn() == []
     assert game.acting_seats() == [1]
+    assert game.current_player() == 1  # the new attacker leads
 
 
 def test_throw_in_turn_free_priority() -> None:
     game = four_player_bout(Rules.preset("wikipedia"), beaten=False)
     assert game.throw_in_turn() == [0, 2, 3]  # any time, in no order
     assert game.acting_seats() == [0, 1, 2, 3]
+    assert game.current_player() == 1  # the defender first, while a card is unbeaten
     game.play("2:pass")
     assert game.throw_in_turn() == [0, 3]
 

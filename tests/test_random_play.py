@@ -133,6 +133,9 @@ def run(config: str) -> Stats:
             while game.outcome is None:
                 legal = list(game.legal_actions())
                 assert legal, f"{config} {players}p seed {seed}: stuck at {game!r}"
+                # whose turn it is, found without generating: the same seats, the same first
+                assert game.acting_seats() == sorted({a.seat for a in legal})
+                assert game.current_player() == legal[0].seat
                 action = rng.choice(legal)
                 game.play(action)
                 check_invariants(game, universe)
@@ -140,6 +143,7 @@ def run(config: str) -> Stats:
                 steps += 1
                 assert steps <= MAX_ACTIONS, f"{config} {players}p seed {seed}: no end"
             check_outcome(game, universe)
+            assert game.acting_seats() == [] and game.current_player() is None
             stats.games += 1
             stats.actions += steps
             stats.longest = max(stats.longest, steps)

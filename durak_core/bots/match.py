@@ -7,7 +7,6 @@ import time
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from .._base import SWAP
 from ..game import Game
 from ..observation import observe
 from .base import Bot
@@ -18,13 +17,9 @@ __all__ = ["Decision", "MatchResult", "next_seat", "play_game"]
 def next_seat(game: Game) -> int | None:
     """The seat that moves next when nobody waits for a person: the seat of the first legal
     action — the defender before the throwers, the throwers in their priority order. A seat
-    whose only action is the swap moves only when nobody else can. None once the game is over."""
-    swapper: int | None = None
-    for action in game.legal_actions():
-        if action.kind is not SWAP:
-            return action.seat
-        swapper = action.seat
-    return swapper
+    whose only action is the swap moves only when nobody else can. None once the game is over
+    (:meth:`Game.current_player <durak_core.Game.current_player>`, which generates nothing)."""
+    return game.current_player()
 
 
 class Decision(NamedTuple):
