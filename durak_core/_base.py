@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
-from .actions import Action, ActionKind
+from .actions import Action
 from .cards import Card, Rank
 from .events import Event, EventKind
 from .rules import (
@@ -34,19 +34,6 @@ from .state import Phase, State
 
 __all__ = ["GameBase", "NoEvents", "PositionError", "next_opponent", "teams_in"]
 
-# Enum members read on every action, as module constants: on Python 3.11 reading
-# ``SomeEnum.MEMBER`` goes through ``EnumType.__getattr__`` and costs about a function call.
-LEAD, BEAT, THROW, TRANSFER, TAKE, PASS, SWAP, FLASH, REDEAL = (
-    ActionKind.LEAD,
-    ActionKind.BEAT,
-    ActionKind.THROW,
-    ActionKind.TRANSFER,
-    ActionKind.TAKE,
-    ActionKind.PASS,
-    ActionKind.SWAP,
-    ActionKind.FLASH,
-    ActionKind.REDEAL,
-)
 
 PHASE_LEAD, PHASE_BOUT, PHASE_OVER = Phase.LEAD, Phase.BOUT, Phase.OVER
 ANY_TIME = ThrowInTiming.ANY_TIME

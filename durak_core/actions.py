@@ -59,6 +59,22 @@ class ActionKind(StrEnum):
     """A player whose dealt hand is a misdeal asks for a new deal (S2, on request)."""
 
 
+# The kinds as module constants, for loops that read one on every action (the engine, the
+# bots, the solver): on Python 3.11 reading ``ActionKind.LEAD`` goes through
+# ``EnumType.__getattr__`` and costs about a function call; these are the same members.
+LEAD, BEAT, THROW, TRANSFER, TAKE, PASS, SWAP, FLASH, REDEAL = (
+    ActionKind.LEAD,
+    ActionKind.BEAT,
+    ActionKind.THROW,
+    ActionKind.TRANSFER,
+    ActionKind.TAKE,
+    ActionKind.PASS,
+    ActionKind.SWAP,
+    ActionKind.FLASH,
+    ActionKind.REDEAL,
+)
+
+
 _SIMPLE = {
     ActionKind.TAKE: "take",
     ActionKind.PASS: "pass",

@@ -15,21 +15,24 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Final
 
 from ._base import (
+    PHASE_LEAD,
+    PHASE_OVER,
+    VECINOS,
+    new_action,
+)
+from .actions import (
     BEAT,
     FLASH,
     LEAD,
     PASS,
-    PHASE_LEAD,
-    PHASE_OVER,
     REDEAL,
     SWAP,
     TAKE,
     THROW,
     TRANSFER,
-    VECINOS,
-    new_action,
+    Action,
+    ActionKind,
 )
-from .actions import Action, ActionKind
 from .cards import _CARDS, Card, Rank, Suit, beats
 from .legality import Legality
 from .reasons import Reason

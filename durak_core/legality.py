@@ -4,20 +4,11 @@ and the numbers that decide it, or ``None`` when the action is legal."""
 from __future__ import annotations
 
 from ._base import (
-    BEAT,
-    FLASH,
-    LEAD,
-    PASS,
     PHASE_LEAD,
     PHASE_OVER,
-    REDEAL,
-    SWAP,
-    TAKE,
-    THROW,
-    TRANSFER,
     UNTIL_PASS,
 )
-from .actions import Action
+from .actions import BEAT, FLASH, LEAD, PASS, REDEAL, SWAP, TAKE, THROW, TRANSFER, Action
 from .bout import BoutRules
 from .cards import Card, beat_failure
 from .misdeal import is_misdeal

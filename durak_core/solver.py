@@ -65,7 +65,7 @@ from enum import IntEnum
 from itertools import islice
 from typing import Final
 
-from .actions import Action, ActionKind
+from .actions import FLASH, PASS, REDEAL, SWAP, TAKE, TRANSFER, Action
 from .cards import Card, Suit
 from .game import Game
 from .position import Position
@@ -124,14 +124,7 @@ full, the older half goes."""
 _TIME_CHECK: Final = 255
 """Look at the clock every 256 positions."""
 
-_TRANSFER, _TAKE, _PASS, _SWAP, _FLASH, _REDEAL = (
-    ActionKind.TRANSFER,
-    ActionKind.TAKE,
-    ActionKind.PASS,
-    ActionKind.SWAP,
-    ActionKind.FLASH,
-    ActionKind.REDEAL,
-)
+_TRANSFER, _TAKE, _PASS, _SWAP, _FLASH, _REDEAL = TRANSFER, TAKE, PASS, SWAP, FLASH, REDEAL
 _OVER = Phase.OVER
 _NO_CUT: Final = 1 << 30
 """«No repetition met» as a path depth (deeper than any line)."""

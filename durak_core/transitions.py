@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from ._base import (
     ANY_TIME,
-    BEAT,
     EV_BEAT,
     EV_BITO,
     EV_BOUT_START,
@@ -30,24 +29,17 @@ from ._base import (
     EV_TAKE,
     EV_THROW_IN,
     EV_TRANSFER,
-    FLASH,
-    LEAD,
     NO_CARDS,
-    PASS,
     PHASE_BOUT,
     PHASE_LEAD,
     PHASE_OVER,
     PREVIOUS_ATTACKER,
-    SWAP,
-    TAKE,
     TEAM_LOSES,
     TEAM_TURNS,
-    THROW,
-    TRANSFER,
     NoEvents,
     new_event,
 )
-from .actions import Action
+from .actions import BEAT, FLASH, LEAD, PASS, SWAP, TAKE, THROW, TRANSFER, Action
 from .cards import Card
 from .dealing import deal_events, deal_hands, fresh_state, pick_first_attacker, turn_up
 from .generation import Generation

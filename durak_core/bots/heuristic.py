@@ -24,8 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Sequence
 
-from .._base import BEAT, FLASH, LEAD, PASS, SWAP, TAKE, THROW, TRANSFER
-from ..actions import Action
+from ..actions import BEAT, FLASH, LEAD, PASS, SWAP, TAKE, THROW, TRANSFER, Action
 from ..cards import Card, Rank, Suit, beats, make_deck
 from ..observation import Observation
 
