@@ -115,14 +115,70 @@ def take(shots: tuple[Shot, ...], out: Path = DOCS) -> list[Path]:
     return written
 
 
+NOTEBOOK_SHOT = "notebook-en"
+"""The README's ``tutorial.notebook.play`` example, run in JupyterLab."""
+
+NOTEBOOK_CELL = """\
+from durak_core import Game, Rules
+from tutorial.notebook import play
+
+game = Game.from_position(Rules(), ["9H 7C QD", "JH 6S 8C 10D"], stock="7D AC", turnup="KS")
+play(game, seat=1, language="en")"""
+
+
+def take_notebook(out: Path = DOCS) -> Path:
+    """Run :data:`NOTEBOOK_CELL` in a fresh JupyterLab and photograph the cell and its table."""
+    import json
+    import secrets
+    import tempfile
+
+    from .harness import free_port
+    from .test_jupyterlab import LabServer, run_until_visible
+
+    with tempfile.TemporaryDirectory() as scratch, sync_playwright() as playwright:
+        root, home = Path(scratch) / "root", Path(scratch) / "home"
+        root.mkdir()
+        cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
+        notebook = {
+            "cells": [{**cell, "source": NOTEBOOK_CELL}],
+            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
+            "nbformat": 4,
+            "nbformat_minor": 5,
+        }
+        (root / "position.ipynb").write_text(json.dumps(notebook))
+        lab = LabServer(root, home, free_port(), secrets.token_hex(16))
+        lab.start()
+        try:
+            browser = launch_chromium(playwright)
+            context, _log = new_context(browser, lab.url, viewport={"width": 1280, "height": 1000})
+            page = context.new_page()
+            page.goto(lab.notebook_url("position.ipynb"))
+            table = page.locator(".durak-notebook").first
+            run_until_visible(page, table)
+            page.locator("#jp-main-dock-panel").click(position={"x": 5, "y": 5})
+            page.keyboard.press("Control+b")  # the file browser closed: the page is the cell
+            # the computer's lead in the move log, then web fonts and card transitions
+            page.locator(".durak-log", has_text="9♥").first.wait_for(timeout=30_000)
+            page.wait_for_timeout(1500)
+            path = out / f"screenshot-{NOTEBOOK_SHOT}.png"
+            page.screenshot(path=str(path))
+            browser.close()
+        finally:
+            lab.stop()
+    return path
+
+
 def main(argv: list[str]) -> int:
     names = set(argv)
-    unknown = names - {shot.name for shot in SHOTS}
+    unknown = names - {shot.name for shot in SHOTS} - {NOTEBOOK_SHOT}
     if unknown:
         print(f"unknown shot(s): {', '.join(sorted(unknown))}", file=sys.stderr)
         return 2
     chosen = tuple(shot for shot in SHOTS if not names or shot.name in names)
-    written = take(chosen)
+    written = take(chosen) if chosen else []
+    if not names or NOTEBOOK_SHOT in names:
+        written.append(take_notebook())
+        print(f"docs/screenshot-{NOTEBOOK_SHOT}.png  1280×1000")
     print(f"{len(written)} screenshots written to docs/")
     return 0
 
