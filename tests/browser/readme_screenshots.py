@@ -128,24 +128,16 @@ play(game, seat=1, language="en")"""
 
 def take_notebook(out: Path = DOCS) -> Path:
     """Run :data:`NOTEBOOK_CELL` in a fresh JupyterLab and photograph the cell and its table."""
-    import json
     import secrets
     import tempfile
 
     from .harness import free_port
-    from .test_jupyterlab import LabServer, run_until_visible
+    from .test_jupyterlab import LabServer, run_until_visible, write_notebook
 
     with tempfile.TemporaryDirectory() as scratch, sync_playwright() as playwright:
         root, home = Path(scratch) / "root", Path(scratch) / "home"
         root.mkdir()
-        cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
-        notebook = {
-            "cells": [{**cell, "source": NOTEBOOK_CELL}],
-            "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
-            "nbformat": 4,
-            "nbformat_minor": 5,
-        }
-        (root / "position.ipynb").write_text(json.dumps(notebook))
+        write_notebook(root / "position.ipynb", NOTEBOOK_CELL)
         lab = LabServer(root, home, free_port(), secrets.token_hex(16))
         lab.start()
         try:

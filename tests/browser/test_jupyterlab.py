@@ -150,6 +150,18 @@ class LabServer:
         return "\n".join(text.splitlines()[-lines:])
 
 
+def write_notebook(path: Path, source: str) -> None:
+    """A notebook of one code cell, ``source``, at ``path``."""
+    cell = {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None}
+    notebook = {
+        "cells": [{**cell, "source": source}],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(notebook))
+
+
 @pytest.fixture(scope="module")
 def lab_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LabServer]:
     if importlib.util.find_spec("jupyterlab") is None:
@@ -251,6 +263,39 @@ def test_a_lesson_plays_a_move_in_jupyterlab(browser: Browser, lab_server: LabSe
         log.assert_clean()
     except Exception:
         print(f"screenshot: {screenshot(page, 'FAILED-jupyterlab')}")
+        raise
+    finally:
+        context.close()
+
+
+def test_a_position_plays_in_a_teachers_notebook(browser: Browser, lab_server: LabServer) -> None:
+    """The README's ``tutorial.notebook.play`` cell in JupyterLab, wide enough for the table
+    and the panel side by side (issue 21): the computer's lead is in the move log and in
+    view (the log is not stretched to a page's height), and a click plays a card."""
+    from .readme_screenshots import NOTEBOOK_CELL
+
+    write_notebook(lab_server.root / "position.ipynb", NOTEBOOK_CELL)
+    context, log = new_context(
+        browser, lab_server.url, locale="en-US", viewport={"width": 1600, "height": 1000}
+    )
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        with page.expect_websocket(lambda ws: "/api/kernels/" in ws.url, timeout=90_000):
+            page.goto(lab_server.notebook_url("position.ipynb"))
+        page.locator(".jp-NotebookPanel .jp-Cell").first.wait_for(state="visible")
+        run_until_visible(page, page.locator(".durak-notebook .dt-hand button").first)
+        lead = page.locator(".durak-log .dl-entry", has_text="9♥").last
+        expect(lead).to_be_in_viewport()
+        table = page.locator(".durak-notebook .durak-table").first.bounding_box()
+        panel = page.locator(".durak-notebook .durak-log").bounding_box()
+        assert table and panel and panel["x"] > table["x"] + table["width"] / 2  # side by side
+        assert panel["height"] < 400, panel  # a box of its entries, not the panel's height
+        page.locator(".durak-notebook .dt-hand [data-id='JH']").click()
+        expect(page.locator(".durak-log .dl-entry", has_text="J♥").last).to_be_in_viewport()
+        log.assert_clean()
+    except Exception:
+        print(f"screenshot: {screenshot(page, 'FAILED-jupyterlab-position')}")
         raise
     finally:
         context.close()
