@@ -155,18 +155,30 @@ def test_the_widget_control_channel_still_works(kernel: Kernel) -> None:
     assert "kept" in json.dumps(states[0]["states"])
 
 
+def broken_button(failure: str) -> str:
+    """Code that makes a button whose click raises ``RuntimeError(failure)`` and prints the
+    button's model id."""
+    return f"""
+import ipywidgets as w
+def broken(_button):
+    raise RuntimeError({failure!r})
+button = w.Button()
+button.on_click(broken)
+print(button.model_id)
+"""
+
+
+def click(button: str) -> dict[str, Any]:
+    """The ``comm_msg`` content of a click on ``button`` (a model id), as a browser sends it."""
+    return {"comm_id": button, "data": {"method": "custom", "content": {"event": "click"}}}
+
+
 FAILING = """
 import logging, warnings, threading
 from tutorial.kernel_safety import harden_kernel
 harden_kernel()
 harden_kernel()
-import ipywidgets as w
-def broken(_button):
-    raise RuntimeError("SECRET-CALLBACK-FAILURE")
-button = w.Button()
-button.on_click(broken)
-print(button.model_id)
-"""
+""" + broken_button("SECRET-CALLBACK-FAILURE")
 
 
 def test_failures_never_reach_the_page(kernel: Kernel) -> None:
@@ -175,9 +187,7 @@ def test_failures_never_reach_the_page(kernel: Kernel) -> None:
         "[len(logging.getLogger(n).handlers) for n in ('tutorial', 'durak_core')]"
     ) == [1, 1]
     # a click whose callback raises, and a malformed message (the handler itself raises)
-    kernel.send(
-        "comm_msg", {"comm_id": button, "data": {"method": "custom", "content": {"event": "click"}}}
-    )
+    kernel.send("comm_msg", click(button))
     kernel.send("comm_msg", {"comm_id": button, "data": {"no-method": 1}})
     kernel.run(
         "logging.getLogger('tutorial.app').error('SECRET-TUTORIAL-LOG')\n"
@@ -227,13 +237,12 @@ def test_browser_messages_beyond_the_burst_are_dropped_and_logged_once(kernel: K
     for name in ("comm_open", "comm_msg", "comm_close"):
         handler = f"get_ipython().kernel.shell_handlers['{name}']"
         assert kernel.value(f"bool(getattr({handler}, '_durak_rate_limited', 0))"), name
-    click = {"comm_id": button, "data": {"method": "custom", "content": {"event": "click"}}}
     for _ in range(BURST * 6):
-        kernel.send("comm_msg", click)
+        kernel.send("comm_msg", click(button))
     assert kernel.value("len(clicks)") == BURST
     assert kernel.value("kernel_safety.MESSAGE_LIMIT.dropped") == BURST * 5
     kernel.run("kernel_safety.MESSAGE_LIMIT.rate = 1e9")  # time passes: the bucket refills
-    kernel.send("comm_msg", click)
+    kernel.send("comm_msg", click(button))
     assert kernel.value("len(clicks)") == BURST + 1
     kernel.drain()
     assert not [m for m in kernel.iopub if m["msg_type"] == "error"]
@@ -242,16 +251,10 @@ def test_browser_messages_beyond_the_burst_are_dropped_and_logged_once(kernel: K
 
 TEACHER = """
 import warnings
-import ipywidgets as w
 from durak_core import Game, Rules
 from tutorial.notebook import play
 table = play(Game.deal(Rules(), 2, seed=5), language="en", pace=0)
-def broken(_button):
-    raise RuntimeError("TEACHER-CALLBACK-FAILURE")
-button = w.Button()
-button.on_click(broken)
-print(button.model_id)
-"""
+""" + broken_button("TEACHER-CALLBACK-FAILURE")
 
 
 def test_a_notebook_table_leaves_the_teachers_kernel_alone(kernel: Kernel) -> None:
@@ -259,9 +262,7 @@ def test_a_notebook_table_leaves_the_teachers_kernel_alone(kernel: Kernel) -> No
     serves, it does not harden it, so their warnings and their widgets' tracebacks still
     reach their notebook, and their own widgets' messages are not rate-limited."""
     button = kernel.run(TEACHER).strip()
-    kernel.send(
-        "comm_msg", {"comm_id": button, "data": {"method": "custom", "content": {"event": "click"}}}
-    )
+    kernel.send("comm_msg", click(button))
     kernel.run("warnings.warn('TEACHER-WARNING')")
     kernel.drain()
     page = json.dumps([m["content"] for m in kernel.iopub if m["msg_type"] in ("stream", "error")])
