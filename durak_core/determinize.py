@@ -151,10 +151,10 @@ class _Plan:
         seat = obs.seat
         unseen = sorted(obs.unseen(), key=_index)
         prefixes = [
-            obs.hand if i == seat else tuple(sorted(obs.public[i], key=_index))
+            obs.hand if i == seat else tuple(sorted(obs.known[i], key=_index))
             for i in range(obs.players)
         ]
-        sizes = {i: obs.hand_sizes[i] - len(obs.public[i]) for i in range(obs.players) if i != seat}
+        sizes = {i: obs.hand_sizes[i] - len(obs.known[i]) for i in range(obs.players) if i != seat}
         turnup = obs.turnup
         self.turnup: Card | None = None
         forced_origin = obs.low_trump_origin

@@ -10,6 +10,7 @@ consistent with its observation.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .actions import Action
@@ -169,17 +170,25 @@ def _deal_inference(game: Game) -> tuple[frozenset[Card], tuple[int, ...]]:
     return undealt, tuple(max(0, n) for n in drawn)
 
 
-def observe(game: Game, seat: int) -> Observation:
-    """The :class:`Observation` of ``seat`` in ``game``."""
+def observe(game: Game, seat: int, *, shown: Iterable[int] = ()) -> Observation:
+    """The :class:`Observation` of ``seat`` in ``game``. ``shown``: other seats whose hands
+    this seat is shown face up (a lesson's open hands): their whole hands are ``known`` to it
+    (not ``public``: the others have not seen them)."""
     if not 0 <= seat < game.players:
         raise ValueError(f"no seat {seat} in a {game.players}-player game")
+    open_seats = frozenset(shown)
+    for other in open_seats:
+        if not 0 <= other < game.players:
+            raise ValueError(f"no seat {other} in a {game.players}-player game")
     pos = game.position()
     public = pos.known
     hand = pos.hands[seat]
-    known = tuple(frozenset(hand) if i == seat else k for i, k in enumerate(public))
+    known = tuple(
+        frozenset(pos.hands[i]) if i == seat or i in open_seats else k for i, k in enumerate(public)
+    )
     low = Card(game.rules.lowest_rank, pos.trump)
     origin = pos.low_trump_origin
-    if origin is not None and origin != seat and low not in public[origin]:
+    if origin is not None and origin != seat and low not in known[origin]:
         origin = None  # the lowest trump is hidden in another hand: its origin is too
     undealt, unseen_draws = _deal_inference(game)
     return Observation(

@@ -296,7 +296,8 @@ def test_an_impossible_observation_is_refused() -> None:
     sizes = (obs.hand_sizes[0], obs.hand_sizes[1] + 30)
     with pytest.raises(ValueError, match="unseen cards"):
         sample_position(dataclasses.replace(obs, hand_sizes=sizes), random.Random(0))
-    too_many = dataclasses.replace(obs, public=(frozenset(), frozenset(make_deck(36)[:7])))
+    seven = frozenset(make_deck(36)[:7])
+    too_many = dataclasses.replace(obs, known=(obs.known[0], seven), public=(frozenset(), seven))
     with pytest.raises(ValueError, match="known cards"):
         sample_position(too_many, random.Random(0))
 

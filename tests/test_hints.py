@@ -615,3 +615,31 @@ def test_a_lesson_hint_that_names_the_move_is_followed_by_why_not_the_move_again
                 plain += 1
                 assert move in text, (lesson.id, index, text)
     assert instructed >= 5 and plain >= 5
+
+
+def test_a_lesson_with_every_hand_shown_speaks_of_no_hidden_cards() -> None:
+    """issue 18 item 5 (ux tour: L14 said "In 48 deals of the hidden cards" with every hand
+    face up): the hands the table shows are known to the judge, so where every card is in
+    view no hint mentions hidden cards or sampled deals."""
+    checked = 0
+    for lesson in load_lessons():
+        if lesson.show - {lesson.you} != frozenset(range(len(lesson.players))) - {lesson.you}:
+            continue
+        for index, step in enumerate(lesson.steps):
+            if step.kind != "move":
+                continue
+            ctl = LessonController(lesson, I18n("en"), seed=1)
+            assert ctl.go_to(index + 1), (lesson.id, index)
+            if ctl.game.stock:
+                continue
+            shown = ctl.visible_seats()
+            assert hidden_cards(observe(ctl.game, ctl.you, shown=shown)) == 0
+            ctl.hint()
+            assert ctl.advice is not None and ctl.message is not None
+            assert ctl.advice.samples <= 1, (lesson.id, index)
+            for lang in LANGS:
+                assert ctl.message[1](translator(lang))
+            english = ctl.message[1](translator("en"))
+            assert "hidden" not in english and "trial game" not in english, english
+            checked += 1
+    assert checked >= 5

@@ -366,3 +366,23 @@ def test_observation_is_a_snapshot() -> None:
     game.play(next(iter(game.legal_actions())))
     assert obs.hand == hand
     assert observe(game, 0) != obs
+
+
+def test_hands_shown_face_up_are_known_but_not_public() -> None:
+    """A lesson's open hands (``show``): the learner knows them; the others have not seen
+    them, so they stay out of ``public``; and every world a sampler deals keeps them."""
+    from durak_core.determinize import determinize
+
+    game = Game.deal(Rules(), 3, seed=4)
+    hands = game.position().hands
+    plain = observe(game, 1)
+    obs = observe(game, 1, shown=[0])
+    assert obs.known[0] == frozenset(hands[0]) and obs.known[2] == plain.known[2]
+    assert obs.public == plain.public
+    assert obs.unseen() == plain.unseen() - frozenset(hands[0])
+    rng = random.Random(0)
+    for _ in range(20):
+        dealt = determinize(obs, rng).position().hands
+        assert sorted(dealt[0]) == sorted(hands[0]) and sorted(dealt[1]) == sorted(hands[1])
+    with pytest.raises(ValueError, match="no seat 3"):
+        observe(game, 1, shown=[3])

@@ -129,7 +129,7 @@ class LessonController:
         self.hint_shown = False
         self.advice: Hint | None = None
         """The computer's advice last shown (:meth:`hint`), while the position is the same."""
-        self._advice_at: tuple[int, bool] = (-1, False)
+        self._advice_at: tuple[int, bool, frozenset[int]] = (-1, False, frozenset())
         self.answer: int | None = None
         self.step_done = False
         self.comparison: Comparison | None = None
@@ -414,17 +414,20 @@ class LessonController:
         if not legal:
             return None
         played = len(self.game.history)
-        if self.advice is not None and self._advice_at == (played, self.free_play):
+        shown = self.visible_seats()
+        if self.advice is not None and self._advice_at == (played, self.free_play, shown):
             return self.advice
         among = None
         if step is not None and not self.free_play:
             among = [a for a in legal if self._expected(step, a)] or None
         rng = random.Random(self._seed * 1_000_003 + played)
         try:
-            advice = hint(observe(self.game, self.you), self.you, rng, among=among)
+            # the hands the table shows are known to the learner, so the judge knows them too
+            obs = observe(self.game, self.you, shown=shown)
+            advice = hint(obs, self.you, rng, among=among)
         except ValueError:
             return None
-        self.advice, self._advice_at = advice, (played, self.free_play)
+        self.advice, self._advice_at = advice, (played, self.free_play, shown)
         return advice
 
     def _enter_free_play(self) -> None:
@@ -1053,7 +1056,7 @@ class LessonController:
         if (
             self.hint_shown
             and self.advice is not None
-            and self._advice_at == (len(self.game.history), self.free_play)
+            and self._advice_at[:2] == (len(self.game.history), self.free_play)
             and self._accepting_moves()
         ):
             return self.advice.action

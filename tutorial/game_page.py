@@ -670,13 +670,13 @@ class PlayController(LessonController):
         if not legal:
             return None
         played = len(self.game.history)
-        if self.advice is not None and self._advice_at == (played, True):
+        if self.advice is not None and self._advice_at == (played, True, frozenset()):
             return self.advice
         try:
             advice = hint(observe(self.game, self.you), self.you, evaluator=self.judge)
         except ValueError:
             return None
-        self.advice, self._advice_at = advice, (played, True)
+        self.advice, self._advice_at = advice, (played, True, frozenset())
         return advice
 
     def _opponent_choice(self, game: Game, seat: int) -> Action:
