@@ -178,7 +178,7 @@ class _Plan:
         if stock:
             places.append(_STOCK)
             slots.append(stock)
-        hidden = sum(slots) + (self.turnup is not None)
+        hidden = sum(slots)  # the turn-up, when not placed, takes one of the slots
         total = len(unseen) + (self.turnup is not None)
         if total < hidden:
             raise ValueError(f"the observation has {total} unseen cards for {hidden} hidden places")

@@ -728,6 +728,24 @@ def test_frequencies_turnup_out_of_the_stock_in_a_set_up_position() -> None:
     assert_uniform(obs, seed=7)
 
 
+def test_a_turnup_out_of_the_stock_fills_a_hand_when_every_card_is_placed() -> None:
+    """The whole deck placed, the turn-up out of the stock and nobody seen taking it (a game
+    kept without events, or a set-up): it is in one of the hidden hands — before, the sampler
+    counted it twice and refused the observation."""
+    from durak_core.cards import make_deck
+
+    hands = ["7C 8C 9C", "10H JH AS", "QD KD"]
+    held = " ".join(hands).split()
+    rest = " ".join(str(c) for c in make_deck(36) if str(c) not in held)
+    game = Game.from_position(Rules(), hands, turnup="AS", turnup_in_stock=False, discard=rest)
+    obs = observe(game, 0)
+    probs = expected_places(obs)
+    places = probs[Card.parse("AS")]
+    assert places.get(STOCK, 0) == places.get(ABSENT, 0) == 0
+    assert places[1] > 0 and places[2] > 0
+    assert_uniform(obs, seed=8)
+
+
 def test_every_consistent_world_is_equally_likely() -> None:
     """A late three-player position has few worlds: count each one."""
 
