@@ -13,7 +13,12 @@ Tournaments between the bots of :mod:`durak_core.bots` — PIMC (the default lev
   (``--judge-nodes`` per solve). Printed: the share of decisions where the choice matters
   (not every action has the same value) at which the bot kept the exact value, and the share
   of all decisions with a choice, each with a 95% Wilson interval, and the decisions the
-  judge could not solve (left out).
+  judge could not solve (left out);
+- three-player endgames: ``--endgames3`` seeded three-player games played by the heuristic
+  until the stock is empty (all three still in); from that position three heuristics play it
+  out, and then the default level in each seat in turn against two heuristics. Printed: how
+  often the seat is the durak with the heuristic and with the default level in it (the same
+  positions), the heuristic's losses the default level saved and the reverse.
 
 Every deal is played once per seating: heads-up twice, the bots' seats swapped; with three
 players three times, the seats rotated — so no bot profits from a lucky deal or seat. Each
@@ -33,8 +38,9 @@ processes, the headline tournament first; Ctrl-C prints what was played so far),
 ``--samples N`` or ``--time-budget S`` to set the PIMC level.
 Before it, a block compares the figures with issue 18's targets (endgame decisions ≥ 99%
 optimal, pimc vs heuristic ≥ 0.85, strong vs pimc ≥ 0.60, median decision of the default
-level ≤ 100 ms). ``--strong-games`` sets the games of strong vs pimc (slow: 256 worlds a
-decision), ``--endgames 0`` skips the endgames.
+level ≤ 100 ms). ``--strong-games`` sets the games of strong vs pimc (slow: up to 1 024
+worlds a decision; ``--strong-samples N`` tries another number), ``--endgames 0`` and
+``--endgames3 0`` skip the endgames.
 The last line printed is ``pimc vs heuristic heads-up win rate: X``.
 """
 
@@ -53,7 +59,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from durak_core import PRESETS, Game, Rules, observe
+from durak_core import PRESETS, Action, Game, Observation, Rules, observe
 from durak_core.bots import (
     DEFAULT_LEVEL,
     Bot,
@@ -142,10 +148,17 @@ def _init(config: dict[str, object]) -> None:
     else:
         assert samples is None or isinstance(samples, int)
         assert budget is None or isinstance(budget, float)
-        pimc = PIMCBot(samples, time_budget=budget)
+        pimc = PIMCBot(samples, time_budget=budget, exact=True, race=True)
+    strong_samples = config["strong_samples"]
+    assert strong_samples is None or isinstance(strong_samples, int)
+    strong = (
+        make_bot("strong")
+        if strong_samples is None
+        else PIMCBot(strong_samples, name="strong", exact=True, race=True)
+    )
     _BOTS.update(
         pimc=pimc,
-        strong=make_bot("strong"),
+        strong=strong,
         newcomer=make_bot("newcomer"),
         heuristic=HeuristicBot(),
         random=RandomBot(),
@@ -231,6 +244,104 @@ def _play_endgame(number: int) -> Endgame:
                     kept += keeps
         game.push(choice)
     return Endgame(variant, decisions, judged, matter, kept, optimal)
+
+
+class Endgame3(NamedTuple):
+    """One three-player endgame (the stock just empty), played from the same position with the
+    default level in each seat in turn against two heuristics, and by three heuristics."""
+
+    baseline: int | None
+    """The durak when three heuristics play it out (None: a draw)."""
+    duraks: tuple[int | None, ...]
+    """For each seat, the durak when the default level sits there."""
+    solved: int
+    """The default level's decisions solved exactly (two players left, the stock empty)."""
+    decisions: int
+    """The default level's decisions with two or more legal actions."""
+
+
+def _play_out(game: Game, bots: Sequence[Bot], rng: random.Random, limit: int) -> Game:
+    for _ in range(limit):
+        seat = next_seat(game)
+        if seat is None:
+            break
+        game.push(bots[seat].choose(observe(game, seat), rng))
+    return game
+
+
+def _play_endgame3(number: int) -> Endgame3:
+    """Three-player endgame ``number``: three heuristics to the empty stock, then (from that
+    position) three heuristics, and the default level in each seat against two heuristics."""
+    rules = _CONFIG["rules"]
+    seed = _CONFIG["seed"]
+    max_actions = _CONFIG["max_actions"]
+    assert isinstance(rules, Rules) and isinstance(seed, int) and isinstance(max_actions, int)
+    heuristic = HeuristicBot()
+    while True:  # a deal whose game reaches the empty stock with all three still playing
+        game = Game.deal(rules, 3, seed=seed * 104729 + number, undo=False)
+        rng = random.Random(f"{seed}/endgame3/{number}")
+        for _ in range(max_actions):
+            seat = next_seat(game)
+            if seat is None or not game.stock:
+                break
+            game.push(heuristic.choose(observe(game, seat), rng))
+        if game.outcome is None and not game.stock and not game.position().out:
+            break
+        number += 1_000_000
+    start = game.copy(undo=False)
+
+    def outcome(bots: Sequence[Bot]) -> int | None:
+        end = start.copy(undo=False)
+        end = _play_out(end, bots, random.Random(number), max_actions)
+        return end.outcome.durak if end.outcome is not None else None
+
+    baseline = outcome([heuristic] * 3)
+    duraks = []
+    solved = decisions = 0
+    for seat in range(3):
+        bot = make_bot(DEFAULT_LEVEL)
+        assert isinstance(bot, PIMCBot)
+        counted = _Counting(bot, seat)
+        duraks.append(outcome([counted if s == seat else heuristic for s in range(3)]))
+        solved += counted.solved
+        decisions += counted.decisions
+    return Endgame3(baseline, tuple(duraks), solved, decisions)
+
+
+class _Counting:
+    """A PIMC bot that counts its decisions with a choice and those it solved exactly."""
+
+    def __init__(self, bot: PIMCBot, seat: int) -> None:
+        self.bot, self.seat, self.name = bot, seat, bot.name
+        self.solved = self.decisions = 0
+
+    def choose(self, obs: Observation, rng: random.Random) -> Action:
+        if len(obs.legal) > 1:
+            self.decisions += 1
+            self.solved += self.bot.solution(obs, random.Random(0)) is not None
+        return self.bot.choose(obs, rng)
+
+
+def report_endgames3(games: Sequence[Endgame3]) -> None:
+    """Print how often the default level is the durak from three-player endgames, against the
+    heuristic in the same seat of the same positions."""
+    seats = [(g.baseline == s, g.duraks[s] == s) for g in games for s in range(3)]
+    heuristic = sum(h for h, _ in seats)
+    pimc = sum(p for _, p in seats)
+    saved = sum(h and not p for h, p in seats)
+    lost = sum(p and not h for h, p in seats)
+    h, h_lo, h_hi = wilson(heuristic, len(seats))
+    p, p_lo, p_hi = wilson(pimc, len(seats))
+    decisions = sum(g.decisions for g in games)
+    solved = sum(g.solved for g in games)
+    print(f"\n== {DEFAULT_LEVEL} in three-player endgames (the stock just empty): {len(games)} ==")
+    print(
+        f"the durak from {len(seats)} seat-positions: heuristic {heuristic} = {h:.1%} "
+        f"[{h_lo:.1%}, {h_hi:.1%}], {DEFAULT_LEVEL} in the same seat {pimc} = {p:.1%} "
+        f"[{p_lo:.1%}, {p_hi:.1%}] (fair share 33.3%); {DEFAULT_LEVEL} saved {saved} of the "
+        f"heuristic's losses and lost {lost} it had not; {solved} of its {decisions} decisions "
+        f"with a choice were solved exactly (two players left)"
+    )
 
 
 # ---------------------------------------------------------------- figures
@@ -381,9 +492,15 @@ def main(argv: list[str] | None = None) -> None:
         "--endgames", type=int, default=200, help="two-player endgames judged exactly (0: none)"
     )
     parser.add_argument(
+        "--endgames3", type=int, default=100, help="three-player endgames played out (0: none)"
+    )
+    parser.add_argument(
         "--judge-nodes", type=int, default=JUDGE_NODES, help="positions per exact judge solve"
     )
     parser.add_argument("--samples", type=int, default=None, help="PIMC worlds per decision")
+    parser.add_argument(
+        "--strong-samples", type=int, default=None, help="the strong level's worlds per decision"
+    )
     parser.add_argument(
         "--time-budget", type=float, default=None, help="PIMC seconds per decision (wall clock)"
     )
@@ -394,7 +511,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--only",
         action="append",
-        choices=[t.key for t in TOURNAMENTS] + ["endgames"],
+        choices=[t.key for t in TOURNAMENTS] + ["endgames", "endgames3"],
         help="play only this tournament, or the endgames (repeatable)",
     )
     args = parser.parse_args(argv)
@@ -404,6 +521,7 @@ def main(argv: list[str] | None = None) -> None:
         "seed": args.seed,
         "max_actions": args.max_actions,
         "samples": args.samples,
+        "strong_samples": args.strong_samples,
         "time_budget": args.time_budget,
         "judge_nodes": args.judge_nodes,
     }
@@ -415,7 +533,9 @@ def main(argv: list[str] | None = None) -> None:
         f"{os.cpu_count()} CPUs, {args.jobs} jobs, preset {args.preset}, seed {args.seed}"
     )
     print(f"pimc level: {_BOTS['pimc']!r}; strong level: {_BOTS['strong']!r}")
+    endgames3 = args.endgames3 if not args.only or "endgames3" in args.only else 0
     tasks: list[tuple[int, int]] = [(-1, number) for number in range(endgames)]
+    tasks.extend((-2, number) for number in range(endgames3))
     tallies = {}
     for tour in sorted(chosen, key=lambda t: t.key != HEADLINE):  # the headline first
         index = TOURNAMENTS.index(tour)
@@ -426,9 +546,10 @@ def main(argv: list[str] | None = None) -> None:
     start = time.perf_counter()
     done = 0
     judged: list[Endgame] = []
+    three: list[Endgame3] = []
     if args.jobs > 1:
         pool = multiprocessing.get_context("fork").Pool(args.jobs, _init, (config,))
-        results: Iterator[Endgame | tuple[int, int, list[Game1]]] = pool.imap_unordered(
+        results: Iterator[Endgame | Endgame3 | tuple[int, int, list[Game1]]] = pool.imap_unordered(
             _play_task, tasks
         )
     else:
@@ -438,6 +559,8 @@ def main(argv: list[str] | None = None) -> None:
         for result in results:
             if isinstance(result, Endgame):
                 judged.append(result)
+            elif isinstance(result, Endgame3):
+                three.append(result)
             else:
                 index, deal, games = result
                 tallies[index].deals[deal] = games
@@ -458,6 +581,8 @@ def main(argv: list[str] | None = None) -> None:
         tally.deals = dict(sorted(tally.deals.items()))
         figures[TOURNAMENTS[index].key] = report(tally)
     endgame = report_endgames(judged) if judged else None
+    if three:
+        report_endgames3(three)
     print(f"\nplayed in {elapsed:.0f} s wall clock")
     print("\nissue 18 targets:")
     if endgame is not None:
@@ -489,9 +614,13 @@ def main(argv: list[str] | None = None) -> None:
     print(f"pimc vs heuristic heads-up win rate: {shown}")
 
 
-def _play_task(task: tuple[int, int]) -> Endgame | tuple[int, int, list[Game1]]:
-    """A deal of a tournament, or (index -1) an endgame."""
-    return _play_endgame(task[1]) if task[0] < 0 else _play_deal(task)
+def _play_task(task: tuple[int, int]) -> Endgame | Endgame3 | tuple[int, int, list[Game1]]:
+    """A deal of a tournament, or (index -1) a two-player, (-2) a three-player endgame."""
+    if task[0] == -1:
+        return _play_endgame(task[1])
+    if task[0] == -2:
+        return _play_endgame3(task[1])
+    return _play_deal(task)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,13 @@
 """Decision time of the play page's computer levels inside Pyodide (the static site's Python).
 
 The static site runs the kernel in the browser on Pyodide (WebAssembly), where the search is
-several times slower than in the server's CPython, so ``tutorial/opponent.py`` gives its
-levels fewer samples there. This script measures those levels where they run: it starts the
-Pyodide the static build ships (``build/static/static/pyodide``, made by ``script/test`` or
-the static-site build) under Node, copies ``durak_core`` and ``tutorial/opponent.py`` into
-its file system, and times every decision of each level playing heads-up games against the
-heuristic (same seeds as CPython, for comparison, printed alongside).
+slower than in the server's CPython (about 1.8 times under Node), so ``tutorial/opponent.py``
+caps every search level's decision in time there, within the page's pause. This script
+measures those levels where they run: it starts the Pyodide the static build ships
+(``build/static/static/pyodide``, made by ``script/test`` or the static-site build) under
+Node, copies ``durak_core`` and ``tutorial/opponent.py`` into its file system, and times every
+decision of each level playing heads-up games against the heuristic (same seeds as CPython,
+for comparison, printed alongside).
 
 Run: ``.venv/bin/python benchmarks/static_bots.py [--games N]``. The last line is the
 headline: ``pyodide Normal level median decision: X ms``.

@@ -41,7 +41,9 @@ from durak_core.bots import (
     outcome_score,
     play_game,
 )
+from durak_core.bots import pimc as pimc_module
 from durak_core.bots.heuristic import live_cards
+from durak_core.bots.pimc import _still_in_doubt
 
 # Small, fast stand-ins for the search levels (same code, fewer samples).
 FAST_BOTS: list[Bot] = [
@@ -377,6 +379,66 @@ def test_pimc_with_a_time_budget_samples_at_least_one_world() -> None:
     assert set(scores) == set(obs.legal)
     with pytest.raises(ValueError, match="samples"):
         PIMCBot(None)
+
+
+def test_racing_drops_only_actions_clearly_behind() -> None:
+    """The race's rule (issue 18 item 3): over the same worlds, an action trailing the
+    leader by more than RACE_Z standard errors of the paired difference is dropped; a
+    trail within the noise, a tie and the leader stay."""
+    n = 32
+    lead = [1.0] * 20 + [0.0] * 12
+    behind = [0.0] * 20 + [0.0] * 12  # 0.63 worse, every world at least as bad
+    noisy = [1.0] * 19 + [0.0] + [0.0] * 11 + [1.0]  # as good on the whole, other worlds
+    assert len(lead) == len(behind) == len(noisy) == n
+    assert _still_in_doubt([lead, behind, noisy, list(lead)], [0, 1, 2, 3]) == [0, 2, 3]
+    # already dropped actions are not looked at; one world says nothing yet
+    assert _still_in_doubt([lead, behind, noisy], [0, 2]) == [0, 2]
+    assert _still_in_doubt([[1.0], [0.0]], [0, 1]) == [0, 1]
+
+
+def test_a_racing_bot_spends_its_worlds_on_the_actions_in_doubt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seeded positions: scores for every legal action, dropped ones below every action still
+    in the race, the choice among those, no more than ``samples`` worlds, and no playouts for
+    an action once it is out."""
+    worlds: list[int] = []
+    playouts: list[int] = []
+    real_world, real_playout = pimc_module.determinize, pimc_module.playout
+
+    def counted_world(*args: object, **kwargs: object) -> Game:
+        worlds.append(1)
+        return real_world(*args, **kwargs)  # type: ignore[arg-type]
+
+    def counted_playout(game: Game, seat: int, limit: int = 1000) -> float:
+        playouts.append(1)
+        return real_playout(game, seat, limit)
+
+    monkeypatch.setattr(pimc_module, "determinize", counted_world)
+    monkeypatch.setattr(pimc_module, "playout", counted_playout)
+    seen: Counter[str] = Counter()
+    for obs in positions(Rules(), 2, 12, seed=21):
+        if len(obs.legal) < 2:
+            continue
+        bot = PIMCBot(96, race=True)
+        worlds.clear()
+        playouts.clear()
+        scores = bot.evaluate(obs, random.Random(1))
+        assert list(scores) == list(obs.legal) and len(worlds) <= 96
+        spent = len(playouts)
+        assert scores == PIMCBot(96, race=True).evaluate(obs, random.Random(1))
+        alive = [a for a, s in scores.items() if s >= 0.0]
+        dropped = [a for a, s in scores.items() if s < 0.0]
+        assert alive and all(-1.0 <= s <= 1.0 for s in scores.values())
+        if dropped:
+            assert max(scores[a] for a in dropped) < min(scores[a] for a in alive)
+            seen["dropped"] += 1
+        assert bot.choose(obs, random.Random(1)) in alive
+        # the worlds saved: no playouts for an action once it is out of the race
+        assert spent <= len(worlds) * len(obs.legal)
+        seen["saved"] += spent < len(worlds) * len(obs.legal)
+        seen["positions"] += 1
+    assert seen["positions"] >= 6 and seen["dropped"] and seen["saved"], seen
 
 
 def _match(bot: Bot, other: Bot, deals: int, seed: int) -> float:

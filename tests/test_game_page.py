@@ -23,7 +23,7 @@ import pytest
 from comm.base_comm import BaseComm
 
 from durak_core import Action, ActionKind, Card, Game, Rules, observe
-from durak_core.bots import HeuristicBot, PIMCBot, next_seat
+from durak_core.bots import HeuristicBot, PIMCBot, make_bot, next_seat
 from durak_core.rules import MatchScoring, Misdeal, MisdealMode, NextGameStart, Teams
 from tests.helpers import press
 from tests.lesson_clicks import clicks_for
@@ -498,15 +498,17 @@ def test_the_options_offer_one_to_three_computer_opponents_and_the_levels() -> N
     assert c.free_play and not c.hot_seat
 
 
-def test_the_static_site_gets_a_lighter_search(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_static_site_caps_the_search_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
     assert isinstance(opponent.page_bot("strong"), PIMCBot)
     kernel = opponent.page_bot("pimc")
     monkeypatch.setattr(opponent, "IN_BROWSER", True)
-    light = opponent.page_bot("pimc")
-    assert isinstance(kernel, PIMCBot) and isinstance(light, PIMCBot)
-    assert light.samples is not None and kernel.samples is not None
-    assert light.samples < kernel.samples
-    assert light.time_budget == opponent.TIME_CAP  # a move within the page's pause
+    assert opponent.BROWSER_TIME_CAP < free_play_view.DEFAULT_PACE  # a move within the page's pause
+    for level in ("newcomer", "pimc", "strong"):
+        light = opponent.page_bot(level)
+        assert isinstance(kernel, PIMCBot) and isinstance(light, PIMCBot)
+        assert light.samples == make_bot(level).samples  # the same search, cut short if slow
+        assert light.time_budget == opponent.BROWSER_TIME_CAP
+        assert light.exact_node_budget == opponent.BROWSER_EXACT_NODES
     monkeypatch.setattr(opponent, "IN_BROWSER", False)
     strong = opponent.page_bot("strong")
     assert isinstance(strong, PIMCBot) and strong.time_budget == opponent.TIME_CAP

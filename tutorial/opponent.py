@@ -2,9 +2,9 @@
 
 A bot sees only its seat's :class:`~durak_core.Observation`. :func:`choose` is the lessons'
 free-play opponent (the rule of thumb: instant, and a fair sparring partner after a lesson);
-:func:`page_bot` gives the play page's levels (:data:`PAGE_LEVELS`), lighter on the
-browser-only static site (Pyodide runs the search several times slower) so that a move comes
-within the page's pause. :func:`judge` is the one evaluator that the play page's Hint and its
+:func:`page_bot` gives the play page's levels (:data:`PAGE_LEVELS`), with a time cap on the
+browser-only static site (Pyodide runs the search about 1.8 times slower) so that a move
+comes within the page's pause. :func:`judge` is the one evaluator that the play page's Hint and its
 end-of-game review both ask.
 """
 
@@ -19,6 +19,8 @@ from durak_core.bots import DEFAULT_LEVEL, Bot, Evaluator, PIMCBot, make_bot
 
 __all__ = [
     "BROWSER_BUDGET",
+    "BROWSER_EXACT_NODES",
+    "BROWSER_TIME_CAP",
     "IN_BROWSER",
     "PAGE_LEVELS",
     "TIME_CAP",
@@ -28,21 +30,23 @@ __all__ = [
 ]
 
 IN_BROWSER: Final = sys.platform == "emscripten"
-"""Running on Pyodide (the static site): the search gets fewer samples."""
+"""Running on Pyodide (the static site): every search has a time cap."""
 
 PAGE_LEVELS: Final = ("newcomer", DEFAULT_LEVEL, "strong")
 """The levels the play page offers, weakest first."""
 
-_BROWSER_SAMPLES: Final = {"newcomer": 6, DEFAULT_LEVEL: 24, "strong": 64}
-"""Samples per decision on Pyodide (several times slower than a kernel)."""
-
 TIME_CAP: Final = 0.9
-"""Seconds a strong decision may take at most (fewer samples then), so the computer's move
-comes within the page's pause; on Pyodide every search level has this cap."""
+"""Seconds a strong decision may take at most on a kernel (fewer samples then)."""
 
-BROWSER_EXACT_NODES: Final = 10_000
-"""Positions an exact endgame solve may search on Pyodide (a few times slower than a kernel)
-before the bot samples instead."""
+BROWSER_TIME_CAP: Final = 0.6
+"""Seconds any search decision may take at most on Pyodide, so that the computer's move
+comes within the page's pause (0.7 s, the thinking included). Pyodide runs the search about
+1.8 times slower than CPython (``benchmarks/static_bots.py``): the default level's median
+decision there is about 0.2 s, and only the longest ones are cut short."""
+
+BROWSER_EXACT_NODES: Final = 30_000
+"""Positions an exact endgame solve may search on Pyodide before the bot samples instead:
+at most about 0.45 s on a kernel, 0.8 s on Pyodide (a kernel's bots search 100 000)."""
 
 _LESSON_BOT: Final = make_bot("heuristic")
 
@@ -56,17 +60,16 @@ def choose(obs: Observation, rng: random.Random) -> Action:
 
 def page_bot(level: str) -> Bot:
     """A new computer player of one of :data:`PAGE_LEVELS` (any level of
-    :data:`durak_core.bots.LEVELS` works); lighter on Pyodide."""
+    :data:`durak_core.bots.LEVELS` works); capped in time on Pyodide."""
     bot = make_bot(level)
     if not isinstance(bot, PIMCBot):
         return bot
-    if IN_BROWSER and level in _BROWSER_SAMPLES:
-        bot.samples = min(bot.samples or _BROWSER_SAMPLES[level], _BROWSER_SAMPLES[level])
+    cap = BROWSER_TIME_CAP if IN_BROWSER else TIME_CAP if level == "strong" else None
     if IN_BROWSER:
         bot.exact_node_budget = min(bot.exact_node_budget, BROWSER_EXACT_NODES)
-    if IN_BROWSER or level == "strong":
-        # deterministic levels stay sample-bound (a seed replays a game); strong is capped
-        bot.time_budget = TIME_CAP if bot.time_budget is None else min(bot.time_budget, TIME_CAP)
+    if cap is not None:
+        # on a kernel the other levels stay sample-bound (a seed replays a game)
+        bot.time_budget = cap if bot.time_budget is None else min(bot.time_budget, cap)
     return bot
 
 

@@ -4,8 +4,9 @@ know.
 
 Levels (:func:`make_bot`): ``random``; ``heuristic``, the seeds' advice as a rule of thumb;
 ``newcomer``, a gentle search that sometimes plays its second-best move (S1); ``pimc``, the
-default, which samples the unseen cards and plays every move out (S1); ``strong``, more
-samples. :meth:`PIMCBot.evaluate` gives every legal action's score (for hints).
+default, which samples the unseen cards and plays every move out (S1), racing the moves so
+that the worlds go to those still in doubt; ``strong``, four times the worlds.
+:meth:`PIMCBot.evaluate` gives every legal action's score (for hints).
 
 >>> import random
 >>> from durak_core import Game, Rules, observe
@@ -49,13 +50,16 @@ LEVELS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,
     "heuristic": HeuristicBot,
     "newcomer": lambda: PIMCBot(8, second_best=0.3, name="newcomer"),
-    # benchmarks/ai_strength.py, 400 games heads-up: 0.786 (0.750-0.822) against the
-    # heuristic (a draw half); median decision with a choice 35 ms CPU (48 ms wall, p95
-    # 0.19 s) on the shared 2-core development machine. From the default up, a two-player
-    # endgame is solved exactly (durak_core.solver): 99.9% of 792 endgame decisions where
-    # the choice matters kept the exact value.
-    "pimc": lambda: PIMCBot(64, name="pimc", exact=True),
-    "strong": lambda: PIMCBot(256, name="strong", exact=True),
+    # benchmarks/ai_strength.py, seed 2024, heads-up against the heuristic: 64 worlds 0.786
+    # (400 games), 256 worlds 0.902 but a median decision of 134 ms; racing 256 worlds (moves
+    # clearly behind dropped) 0.850 (0.811-0.889, 300 games), median decision with a choice
+    # 92-105 ms CPU on the shared 2-core machine (looking every 16 worlds: 0.828, 97 ms). From
+    # the default up, a two-player endgame is solved exactly (durak_core.solver): 441 of 442
+    # endgame decisions where the choice matters kept the exact value.
+    "pimc": lambda: PIMCBot(256, name="pimc", exact=True, race=True),
+    # strong vs pimc heads-up: 0.571 (0.487-0.655) over 120 games; median decision 222 ms
+    # (on the play page capped at 0.9 s).
+    "strong": lambda: PIMCBot(1024, name="strong", exact=True, race=True),
 }
 """Every level by name, weakest first."""
 

@@ -18,13 +18,22 @@ what the solver proved before it stopped (:attr:`~durak_core.solver.Solution.bou
 proven win is played; an action proven no better than another (a proven loss while another
 action might do better) is never chosen; among the rest a playout in the one world decides,
 each score kept within what is proven of its action.
+
+With ``race`` (every level from the default up) the actions race over the worlds: the worlds
+come in batches of :data:`RACE_BATCH`, and after each batch an action whose results fall
+behind the leader's by more than :data:`RACE_Z` standard errors of their paired difference
+(the same worlds, so the deal's luck cancels) stops being played out. The worlds saved go to
+the actions still in doubt, so the same time buys a sharper choice between the close ones;
+the race ends when one action is left, when those left have done exactly alike in every one
+of at least :data:`RACE_SETTLED` worlds, or after ``samples`` worlds.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 
 from ..actions import Action
 from ..determinize import determinize
@@ -38,6 +47,26 @@ from .heuristic import HeuristicBot, decide
 __all__ = ["PIMCBot", "playout"]
 
 _OVER = Phase.OVER
+
+
+def _still_in_doubt(results: list[list[float]], alive: list[int]) -> list[int]:
+    """The actions of ``alive`` not clearly behind the leader: their results over the same
+    worlds (the last ones, which every action alive has) trail the leader's by less than
+    :data:`RACE_Z` standard errors of the paired difference, or not at all."""
+    n = min(len(results[i]) for i in alive)
+    if n < 2:
+        return alive
+    means = {i: sum(results[i][-n:]) / n for i in alive}
+    lead = max(alive, key=lambda i: means[i])
+    top = results[lead][-n:]
+    kept = []
+    for i in alive:
+        gaps = [a - b for a, b in zip(top, results[i][-n:], strict=True)]
+        mean = sum(gaps) / n
+        spread = math.sqrt(sum((g - mean) ** 2 for g in gaps) / (n - 1))
+        if i == lead or mean <= 0 or mean <= RACE_Z * spread / math.sqrt(n) + 1e-12:
+            kept.append(i)
+    return kept
 
 
 def playout(game: Game, seat: int, limit: int = 1000) -> float:
@@ -93,6 +122,13 @@ _EXACT_SCORE = {Value.WIN: 1.0, Value.DRAW: 0.5, Value.LOSS: 0.0}
 _SPAN_EDGE = 0.02
 #: How far below the top of its span an action proven no better than another scores.
 _DOMINATED = 0.005
+#: Worlds a racing bot samples between two looks at the race.
+RACE_BATCH = 32
+#: How many standard errors of the paired difference an action must trail the leader by to
+#: be dropped from the race (2.5: about one clear-looking gap in 160 is luck).
+RACE_Z = 2.5
+#: Worlds after which actions that did exactly alike in every one of them end the race.
+RACE_SETTLED = 64
 
 
 class PIMCBot:
@@ -102,7 +138,8 @@ class PIMCBot:
     (at least one; ``samples`` then caps them, None for no cap). With ``second_best`` > 0
     the bot plays its second-best action with that probability: a gentler opponent for
     newcomers (S1: «las dos primeras mesas de un recién llegado son algo más suaves»).
-    With ``exact`` a two-player endgame is solved instead (see the module docstring)."""
+    With ``exact`` a two-player endgame is solved instead; with ``race`` actions clearly
+    behind stop being played out, and ``samples`` caps the worlds (module docstring)."""
 
     def __init__(
         self,
@@ -115,6 +152,7 @@ class PIMCBot:
         clock: Callable[[], float] = time.perf_counter,
         exact: bool = False,
         exact_node_budget: int = EXACT_NODE_BUDGET,
+        race: bool = False,
     ) -> None:
         if samples is None and time_budget is None:
             raise ValueError("give samples, a time_budget, or both")
@@ -128,6 +166,7 @@ class PIMCBot:
         self.clock = clock
         self.exact = exact
         self.exact_node_budget = exact_node_budget
+        self.race = race
         self._prior = HeuristicBot()
         self._solver: Solver | None = None
         self._last: tuple[Hashable, Solution] | None = None
@@ -135,7 +174,8 @@ class PIMCBot:
     def __repr__(self) -> str:
         return (
             f"PIMCBot(samples={self.samples}, time_budget={self.time_budget}, "
-            f"second_best={self.second_best}, name={self.name!r}, exact={self.exact})"
+            f"second_best={self.second_best}, name={self.name!r}, exact={self.exact}, "
+            f"race={self.race})"
         )
 
     def solution(self, observation: Observation, rng: random.Random) -> Solution | None:
@@ -182,10 +222,30 @@ class PIMCBot:
             return None
         return found
 
+    def answers(self, observation: Observation, actions: Iterable[Action]) -> dict[Action, Action]:
+        """In a two-player endgame that the solver finishes (:meth:`solution`), the other
+        seat's best answer to each of ``actions`` (the first move of a principal line after
+        it) where the other seat moves next and the game goes on; the others are left out."""
+        solved = self.solution(observation, random.Random(0))
+        if solved is None or self._solver is None:
+            return {}
+        world = determinize(observation, random.Random(0), undo=True, events=False)
+        seat = observation.seat
+        found = {}
+        for action in actions:
+            game = world.copy(events=False, history=False)
+            game.push(action)
+            after = self._solver.solve(game, seat=seat, node_budget=self.exact_node_budget)
+            if after.solved and after.line and after.line[0].seat != seat:
+                found[action] = after.line[0]
+        return found
+
     def evaluate(self, observation: Observation, rng: random.Random) -> dict[Action, float]:
         """Each legal action's average result over the sampled worlds (1: not the durak,
         ½: a draw, 0: the durak), in the order of ``observation.legal``; in a two-player
-        endgame (``exact``) its exact value or what is proven of it (module docstring)."""
+        endgame (``exact``) its exact value or what is proven of it (module docstring). An
+        action dropped from a race (``race``) scores its average less 1, below every action
+        still in it."""
         legal = observation.legal
         if not legal:
             raise ValueError(f"seat {observation.seat} has no legal action")
@@ -193,6 +253,8 @@ class PIMCBot:
             if found.solved:
                 return self._exact_scores(observation, found)
             return self._proven_scores(observation, found)
+        if self.race and len(legal) > 1:
+            return self._race(observation, rng)
         seat = observation.seat
         limit = self.playout_limit
         totals = [0.0] * len(legal)
@@ -211,6 +273,39 @@ class PIMCBot:
             if deadline is not None and self.clock() >= deadline:
                 break
         return {action: total / worlds for action, total in zip(legal, totals, strict=True)}
+
+    def _race(self, observation: Observation, rng: random.Random) -> dict[Action, float]:
+        """Averages over shared worlds, actions clearly behind dropped (module docstring)."""
+        legal = observation.legal
+        seat = observation.seat
+        limit = self.playout_limit
+        cap = self.samples
+        deadline = None if self.time_budget is None else self.clock() + self.time_budget
+        results: list[list[float]] = [[] for _ in legal]
+        alive = list(range(len(legal)))
+        worlds = 0
+        while len(alive) > 1:
+            for _ in range(RACE_BATCH):
+                world = determinize(observation, rng, undo=False, events=False)
+                for i in alive:
+                    game = world.copy(undo=False, events=False)
+                    game.push(legal[i])
+                    results[i].append(playout(game, seat, limit))
+                worlds += 1
+                if cap is not None and worlds >= cap:
+                    break
+            alive = _still_in_doubt(results, alive)
+            if cap is not None and worlds >= cap:
+                break
+            if deadline is not None and self.clock() >= deadline:
+                break
+            lead = results[alive[0]]
+            if len(lead) >= RACE_SETTLED and all(results[i] == lead for i in alive):
+                break
+        return {
+            action: sum(results[i]) / len(results[i]) - (0.0 if i in alive else 1.0)
+            for i, action in enumerate(legal)
+        }
 
     def _exact_scores(self, observation: Observation, solved: Solution) -> dict[Action, float]:
         """1, ½ or 0 by the solved value, a playout in the one world breaking ties."""
