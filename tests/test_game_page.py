@@ -544,9 +544,17 @@ def public_cards(game: Game) -> set[str]:
     return seen
 
 
+def deducible(game: Game, seat: int) -> set[str]:
+    """Cards ``seat`` can work out: once the stock is empty and one other hand is left, every
+    card it has not seen is in that hand (a solved endgame's hint may name them)."""
+    holders = [s for s in range(game.players) if s != seat and game.state.hands[s]]
+    return hand_ids(game, holders) if not game.stock and len(holders) == 1 else set()
+
+
 class SeatWatcher:
     """Checks every comm message, when it is sent, against who may see what right then:
-    behind the cover nobody's hand; uncovered, only the acting player's."""
+    behind the cover nobody's hand; uncovered, only the acting player's (and what that
+    player can work out from the cards seen)."""
 
     def __init__(self) -> None:
         self.app: GameApp | None = None
@@ -564,7 +572,7 @@ class SeatWatcher:
         seats = list(range(game.players))
         shown = [] if c.covered else [c.you]
         hidden = hand_ids(game, [s for s in seats if s not in shown]) - public_cards(game)
-        return hidden - hand_ids(game, shown)
+        return hidden - hand_ids(game, shown) - deducible(game, c.you)
 
     def check(self, msg_type: str, data: Any) -> None:
         if self.app is None:
@@ -733,6 +741,12 @@ def test_the_review_says_why_in_every_language(lang: str) -> None:
     )
     assert exact.count("<li>") == 3 and len(set(exact.split("<li>")[1:])) == 3
     assert escape(rate(0.5, tr)) not in exact and escape(rate(1.0, tr)) not in exact
+    # with the best answer to the move (issue 18 item 4: "this lets Ana win: she plays ...")
+    answered = Mistake(1, spend, keep, 1.0, True, 0, 1.0, 0.0, 0, False, ("win", "loss"), take)
+    said = review_html([answered], tr)
+    assert escape(describe_action(take, tr)) in said and said != review_html(
+        [Mistake(1, spend, keep, 1.0, True, 0, 1.0, 0.0, 0, False, ("win", "loss"))], tr
+    )
     assert describe_action(keep, tr) in html and card_short(Card.parse("9S"), tr) in html
     one = tr.ngettext(
         "Taking put {n} card into your hand.", "Taking put {n} cards into your hand.", 1

@@ -14,13 +14,14 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import pytest
 
 from durak_core import PRESETS, Action, ActionKind, Game, Rules, observe
-from durak_core.bots import Evaluator, make_bot
+from durak_core.bots import Evaluator, make_bot, next_seat
 from durak_core.bots.evaluator import position_text
+from durak_core.solver import Value, solve
 from tutorial.controller import LessonController
 from tutorial.game_page import GameApp, Mistake, review, review_html, score_decision
 from tutorial.hints import FactCode, Hint, explain_hint, hint
@@ -76,6 +77,26 @@ def _rates_in_order(advice: Hint) -> None:
             assert VALUE[str(p["value"])] >= VALUE.get(str(p["other_value"]), -1), fact
 
 
+def _answers_hold(
+    game: Game, seat: int, exact: Mapping[Action, Value], answers: Mapping[Action, Action]
+) -> None:
+    """Each answer the judge names to a move that does not win is the other seat's move next
+    and keeps that move's value (solved afresh): it is a best answer."""
+    for action, value in exact.items():
+        if value is Value.WIN:
+            assert action not in answers
+            continue
+        after = game.copy()
+        after.play(action)
+        answer = answers.get(action)
+        if answer is None:  # the game ended, or the same seat moves again
+            assert after.outcome is not None or next_seat(after) == seat
+            continue
+        assert next_seat(after) == answer.seat != seat
+        after.play(answer)
+        assert solve(after, seat=seat).value == value, (str(action), str(answer))
+
+
 def test_the_review_never_blames_the_hints_move() -> None:
     seen: Counter[str] = Counter()
     mistakes: list[Mistake] = []
@@ -110,9 +131,13 @@ def test_the_review_never_blames_the_hints_move() -> None:
         for chosen in obs.legal:  # whatever was played, the "better" move is clearly better
             d = score_decision(number, obs, chosen, found)
             assert d.better == chosen or found.clearly_better(d.better, chosen)
+            assert d.answer == (found.answers.get(chosen) if found.exact is not None else None)
+        if found.exact is not None:
+            _answers_hold(game, seat, found.exact, found.answers)
+            seen["answers"] += len(found.answers)
         seen["positions"] += 1
     assert seen["positions"] >= 80, seen
-    assert seen["solved"] and seen["close"] and seen["outcomes"], seen
+    assert seen["solved"] and seen["close"] and seen["outcomes"] and seen["answers"], seen
     assert review(mistakes, count=len(mistakes))  # the review does list some moves
 
 

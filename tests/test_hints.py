@@ -27,6 +27,7 @@ from durak_core import (
 )
 from durak_core.bots import Assessment, Evaluator, make_bot
 from durak_core.bots.evaluator import hidden_cards
+from durak_core.solver import Value, solve
 from tutorial.controller import LessonController
 from tutorial.hints import (
     MAX_SAMPLES,
@@ -34,6 +35,7 @@ from tutorial.hints import (
     Fact,
     FactCode,
     Hint,
+    describe_action,
     explain_hint,
     hint,
     hint_move,
@@ -455,6 +457,27 @@ def _every_wording() -> list[Hint]:
                 {"value": "win", "best": "win", "other": None, "other_value": None, "seat": 0},
             )
         ]
+        + [  # the best answer to a move that does not win (issue 18 item 4)
+            Fact(
+                FactCode.SOLVED,
+                {
+                    "value": v,
+                    "best": b,
+                    "other": moves[0],
+                    "other_value": o,
+                    "seat": 0,
+                    "other_answer": Action.take(0),
+                },
+            )
+            for v, b, o in [("win", "win", "loss"), ("win", "win", "draw")]
+        ]
+        + [
+            Fact(
+                FactCode.SOLVED,
+                {"value": "loss", "best": "loss", "other": None, "seat": 0, "answer": m},
+            )
+            for m in moves
+        ]
     )
     hints = [Hint(1, m, 0.7, moves[0], 0.4, 21, ()) for m in moves]
     hints.append(Hint(1, beat, 0.7, moves[0], 0.4, 21, tuple(facts)))
@@ -563,7 +586,6 @@ def test_a_solved_endgame_hint_says_it_exactly() -> None:
     """issue 18 items 4-5: once the stock is empty with two players every card is known;
     the hint then says what the move leads to against best play, not sampled deals."""
     from durak_core.cards import make_deck
-    from durak_core.solver import solve
 
     rest = [str(c) for c in make_deck(36) if str(c) not in ("7C", "9C", "8C", "10C")]
     game = Game.from_position(
@@ -577,6 +599,14 @@ def test_a_solved_endgame_hint_says_it_exactly() -> None:
     text = explain_hint(advice, translator("en"), players=["You", "Ana"])
     assert "Every card is known now, and Ana can win against any move of yours" in text
     assert "deal" not in text  # no sampled deals where nothing is hidden
+    # and it names Ana's answer that wins: a best answer, by a fresh solve
+    answer = next(f.params["answer"] for f in advice.facts if f.code is FactCode.SOLVED)
+    assert isinstance(answer, Action) and answer.seat == 1
+    assert f"Ana's best answer to it is to {describe_action(answer, translator('en'))}." in text
+    after = game.copy()
+    after.play(advice.action)
+    after.play(answer)
+    assert solve(after, seat=0).value is Value.LOSS
 
 
 def test_a_hint_after_the_steps_own_instruction_does_not_repeat_it() -> None:

@@ -56,7 +56,7 @@ from durak_core.match import (
 from .app import LessonApp
 from .bridge import PageBridge
 from .controller import LessonController
-from .hints import Hint, hint, rate
+from .hints import Hint, describe_action, hint, rate
 from .i18n import N_, Gettext, I18n
 from .lessons import Lesson, Step
 from .move_log import MoveLog
@@ -389,6 +389,8 @@ class Mistake:
     exact: tuple[str, str] | None = None
     """A solved endgame: the values (``"win"``, ``"draw"``, ``"loss"``) of ``better`` and
     ``chosen`` against perfect play."""
+    answer: Action | None = None
+    """A solved endgame: the other player's best answer to ``chosen``, when it moves next."""
 
 
 def score_decision(
@@ -432,6 +434,7 @@ def score_decision(
         found.samples,
         found.hidden,
         exact,
+        found.answers.get(chosen) if exact is not None else None,
     )
 
 
@@ -442,29 +445,21 @@ def review(decisions: list[Mistake], count: int = 3) -> list[Mistake]:
     return costly[:count]
 
 
-def describe_action(action: Action, tr: Gettext) -> str:
-    """A move in a few words ("beat 8♥ with 9♠")."""
-    card = card_short(action.card, tr) if action.card is not None else ""
-    kind = action.kind
-    if kind is ActionKind.LEAD:
-        # TRANSLATORS: a move in the end-of-game review (an infinitive or imperative phrase).
-        return tr.pgettext("move", "lead {card}", card=card)
-    if kind is ActionKind.BEAT:
-        target = card_short(action.target, tr) if action.target is not None else ""
-        return tr.pgettext("move", "beat {target} with {card}", target=target, card=card)
-    if kind is ActionKind.THROW:
-        return tr.pgettext("move", "add {card}", card=card)
-    if kind is ActionKind.TRANSFER:
-        return tr.pgettext("move", "pass the attack on with {card}", card=card)
-    if kind is ActionKind.TAKE:
-        return tr.pgettext("move", "take the cards")
-    if kind is ActionKind.PASS:
-        return tr.pgettext("move", "add nothing more")
-    if kind is ActionKind.FLASH:
-        return tr.pgettext("move", "show the trump {card} to pass the attack on", card=card)
-    if kind is ActionKind.REDEAL:
-        return tr.pgettext("move", "ask for a new deal")
-    return tr.pgettext("move", "swap for the turned-up trump")
+def _review_exact(values: tuple[str, str], tr: Gettext) -> str:
+    if values == ("win", "draw"):
+        return tr.gettext(
+            "Every card was known then: the better move wins however the others play, and "
+            "yours only draws."
+        )
+    if values == ("win", "loss"):
+        return tr.gettext(
+            "Every card was known then: the better move wins however the others play, and "
+            "after yours the right play beats you."
+        )
+    return tr.gettext(
+        "Every card was known then: the better move holds a draw against any play, and "
+        "after yours the right play beats you."
+    )
 
 
 def _review_rates(d: Mistake, tr: Gettext) -> tuple[str, str]:
@@ -473,22 +468,16 @@ def _review_rates(d: Mistake, tr: Gettext) -> tuple[str, str]:
 
 
 def _review_why(d: Mistake, tr: Gettext) -> str:
-    """Why ``better`` was better: exactly in a solved endgame, else the trial games."""
-    if d.exact == ("win", "draw"):
-        return tr.gettext(
-            "Every card was known then: the better move wins however the others play, and "
-            "yours only draws."
-        )
-    if d.exact == ("win", "loss"):
-        return tr.gettext(
-            "Every card was known then: the better move wins however the others play, and "
-            "after yours the right play beats you."
-        )
+    """Why ``better`` was better: exactly in a solved endgame (with the best answer to the
+    learner's move), else the trial games."""
     if d.exact is not None:
-        return tr.gettext(
-            "Every card was known then: the better move holds a draw against any play, and "
-            "after yours the right play beats you."
+        why = _review_exact(d.exact, tr)
+        if d.answer is None:
+            return why
+        answer = tr.gettext(
+            "The best answer to your move was to {move}.", move=describe_action(d.answer, tr)
         )
+        return tr.pgettext("joining two sentences", "{first} {second}", first=why, second=answer)
     better, chosen = _review_rates(d, tr)
     if d.samples:
         # TRANSLATORS: {n} games the computer played to the end, the hidden cards dealt at

@@ -6,7 +6,8 @@ end-of-game review asks too, so the two agree) to score every legal action, take
 one (in a lesson, the best of the moves the step asks for, compared only with the step's
 other moves) and the runner-up, and lists :class:`Fact` codes with their numbers: cards
 counted (the discard pile, the learner's hand, the table), what the move keeps or spends, and
-how the runner-up fared: exactly in a solved endgame (:attr:`FactCode.SOLVED`), else in the
+how the runner-up fared: exactly in a solved endgame (:attr:`FactCode.SOLVED`, with the other
+player's best answer to a move that does not win), else in the
 trial games, or "too close to call" when the difference is within the sample's noise
 (:attr:`FactCode.CLOSE`). While the stock lasts it follows the seeds' advice (S1: attack with
 low plain cards) over an ace or a trump lead that did no clearly better
@@ -49,6 +50,7 @@ __all__ = [
     "Fact",
     "FactCode",
     "Hint",
+    "describe_action",
     "explain_hint",
     "hint",
     "hint_alternative",
@@ -109,7 +111,9 @@ class FactCode(StrEnum):
     """Every card is placed (two players, the stock empty) and the position is solved
     exactly: the move's ``value`` (``"win"``, ``"draw"`` or ``"loss"`` against best play),
     the position's ``best`` (the best of every legal move, the step's or not), the runner-up
-    ``other`` and its ``other_value``; ``seat``: the opponent."""
+    ``other`` and its ``other_value``; ``seat``: the opponent; ``answer`` and ``other_answer``:
+    the opponent's best answer to the move and to the runner-up (None where it wins for the
+    learner, the game ends or the learner moves again)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +226,8 @@ def hint(
                     "other": runner,
                     "other_value": None if runner is None else _VALUE_WORDS[values[runner]],
                     "seat": opponent,
+                    "answer": found.answers.get(best),
+                    "other_answer": None if runner is None else found.answers.get(runner),
                 },
             )
         )
@@ -430,6 +436,31 @@ def hint_alternative(action: Action, tr: Gettext) -> str:
     return tr.pgettext("move", "stopping (no more cards)")
 
 
+def describe_action(action: Action, tr: Gettext) -> str:
+    """A move in a few words ("beat 8♥ with 9♠")."""
+    card = card_short(action.card, tr) if action.card is not None else ""
+    kind = action.kind
+    if kind is ActionKind.LEAD:
+        # TRANSLATORS: a move in the end-of-game review (an infinitive or imperative phrase).
+        return tr.pgettext("move", "lead {card}", card=card)
+    if kind is ActionKind.BEAT:
+        target = card_short(action.target, tr) if action.target is not None else ""
+        return tr.pgettext("move", "beat {target} with {card}", target=target, card=card)
+    if kind is ActionKind.THROW:
+        return tr.pgettext("move", "add {card}", card=card)
+    if kind is ActionKind.TRANSFER:
+        return tr.pgettext("move", "pass the attack on with {card}", card=card)
+    if kind is ActionKind.TAKE:
+        return tr.pgettext("move", "take the cards")
+    if kind is ActionKind.PASS:
+        return tr.pgettext("move", "add nothing more")
+    if kind is ActionKind.FLASH:
+        return tr.pgettext("move", "show the trump {card} to pass the attack on", card=card)
+    if kind is ActionKind.REDEAL:
+        return tr.pgettext("move", "ask for a new deal")
+    return tr.pgettext("move", "swap for the turned-up trump")
+
+
 def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) -> str:
     """One fact of a hint as a sentence."""
     p = fact.params
@@ -611,16 +642,43 @@ def _solved(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None)
             "Every card is known now: after this move {player} can win with the right play.",
             player=player,
         )
+    answer = p.get("answer")
+    if value != "win" and isinstance(answer, Action):
+        text = _join(
+            tr,
+            text,
+            tr.gettext(
+                "{player}'s best answer to it is to {move}.",
+                player=player,
+                move=describe_action(answer, tr),
+            ),
+        )
     other = p.get("other")
     if not isinstance(other, Action):
         return text
     alternative = hint_alternative(other, tr)
+    other_answer = p.get("other_answer")
+    refuted = isinstance(other_answer, Action) and other_value != value
+    move = describe_action(other_answer, tr) if isinstance(other_answer, Action) else ""
     if other_value == value == "loss":
         then = tr.gettext("{other} would not save you either.", other=alternative)
     elif other_value == value:
         then = tr.gettext("{other} does just as well.", other=alternative)
+    elif other_value == "loss" and refuted:
+        then = tr.gettext(
+            "{other} would let {player} win: the best answer to it is to {move}.",
+            other=alternative,
+            player=player,
+            move=move,
+        )
     elif other_value == "loss":
         then = tr.gettext("{other} would let {player} win.", other=alternative, player=player)
+    elif refuted:
+        then = tr.gettext(
+            "{other} would only draw: the best answer to it is to {move}.",
+            other=alternative,
+            move=move,
+        )
     else:
         then = tr.gettext("{other} would only draw.", other=alternative)
     return _join(tr, text, _capitalized(then))

@@ -122,6 +122,9 @@ class Assessment:
     """Each action's result in each sampled world, in the same order of worlds."""
     preferred: Action | None = None
     """The rule of thumb's choice: breaks ties of score."""
+    answers: Mapping[Action, Action] = field(default_factory=dict)
+    """When solved: the other seat's best answer to each action that does not win (the
+    first move of a principal line after it), where that seat moves next."""
 
     def ranked(self, among: Collection[Action] | None = None) -> list[Action]:
         """The legal actions (or those of ``among``), best first; ties: the rule of thumb's
@@ -254,6 +257,7 @@ class Evaluator:
                 False,
                 exact=values,
                 preferred=preferred,
+                answers=self._solver.answers(obs, [a for a in legal if values[a] < Value.WIN]),
             )
         n = samples if samples is not None else self.samples_for(len(legal))
         if not hidden:
