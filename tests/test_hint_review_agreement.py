@@ -80,8 +80,8 @@ def _rates_in_order(advice: Hint) -> None:
 def _answers_hold(
     game: Game, seat: int, exact: Mapping[Action, Value], answers: Mapping[Action, Action]
 ) -> None:
-    """Each answer the judge names to a move that does not win is the other seat's move next
-    and keeps that move's value (solved afresh): it is a best answer."""
+    """Each answer the judge names to a move that does not win is the other seat's move next,
+    chosen among several, and keeps that move's value (solved afresh): it is a best answer."""
     for action, value in exact.items():
         if value is Value.WIN:
             assert action not in answers
@@ -89,10 +89,12 @@ def _answers_hold(
         after = game.copy()
         after.play(action)
         answer = answers.get(action)
-        if answer is None:  # the game ended, or the same seat moves again
-            assert after.outcome is not None or next_seat(after) == seat
+        mover = next_seat(after)
+        choices = [a for a in after.legal_actions() if a.seat == mover]
+        if answer is None:  # the game ended, the same seat moves again, or a forced move
+            assert after.outcome is not None or mover == seat or len(choices) == 1
             continue
-        assert next_seat(after) == answer.seat != seat
+        assert mover == answer.seat != seat and len(choices) > 1  # no "best" of one move
         after.play(answer)
         assert solve(after, seat=seat).value == value, (str(action), str(answer))
 

@@ -113,7 +113,7 @@ class FactCode(StrEnum):
     the position's ``best`` (the best of every legal move, the step's or not), the runner-up
     ``other`` and its ``other_value``; ``seat``: the opponent; ``answer`` and ``other_answer``:
     the opponent's best answer to the move and to the runner-up (None where it wins for the
-    learner, the game ends or the learner moves again)."""
+    learner, the game ends, the learner moves again or the answer is forced)."""
 
 
 @dataclass(frozen=True, slots=True)

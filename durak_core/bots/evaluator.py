@@ -124,7 +124,7 @@ class Assessment:
     """The rule of thumb's choice: breaks ties of score."""
     answers: Mapping[Action, Action] = field(default_factory=dict)
     """When solved: the other seat's best answer to each action that does not win (the
-    first move of a principal line after it), where that seat moves next."""
+    first move of a principal line after it), where that seat moves next with a choice."""
 
     def ranked(self, among: Collection[Action] | None = None) -> list[Action]:
         """The legal actions (or those of ``among``), best first; ties: the rule of thumb's

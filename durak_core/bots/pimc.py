@@ -225,7 +225,7 @@ class PIMCBot:
     def answers(self, observation: Observation, actions: Iterable[Action]) -> dict[Action, Action]:
         """In a two-player endgame that the solver finishes (:meth:`solution`), the other
         seat's best answer to each of ``actions`` (the first move of a principal line after
-        it) where the other seat moves next and the game goes on; the others are left out."""
+        it) where the other seat moves next with a choice of moves; the others are left out."""
         solved = self.solution(observation, random.Random(0))
         if solved is None or self._solver is None:
             return {}
@@ -236,8 +236,10 @@ class PIMCBot:
             game = world.copy(events=False, history=False)
             game.push(action)
             after = self._solver.solve(game, seat=seat, node_budget=self.exact_node_budget)
-            if after.solved and after.line and after.line[0].seat != seat:
-                found[action] = after.line[0]
+            if not after.solved or not after.line or (answer := after.line[0]).seat == seat:
+                continue
+            if sum(a.seat == answer.seat for a in game.legal_actions()) > 1:
+                found[action] = answer
         return found
 
     def evaluate(self, observation: Observation, rng: random.Random) -> dict[Action, float]:
