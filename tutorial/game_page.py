@@ -56,7 +56,7 @@ from durak_core.match import (
 from .app import LessonApp
 from .bridge import PageBridge
 from .controller import LessonController
-from .hints import Hint, describe_action, hint, rate
+from .hints import Hint, describe_action, hint, join_sentences, rate
 from .i18n import N_, Gettext, I18n
 from .lessons import Lesson, Step
 from .move_log import MoveLog
@@ -434,7 +434,7 @@ def score_decision(
         found.samples,
         found.hidden,
         exact,
-        found.answers.get(chosen) if exact is not None else None,
+        found.answers.get(chosen),  # only in a solved endgame
     )
 
 
@@ -477,7 +477,7 @@ def _review_why(d: Mistake, tr: Gettext) -> str:
         answer = tr.gettext(
             "The best answer to your move was to {move}.", move=describe_action(d.answer, tr)
         )
-        return tr.pgettext("joining two sentences", "{first} {second}", first=why, second=answer)
+        return join_sentences(tr, why, answer)
     better, chosen = _review_rates(d, tr)
     if d.samples:
         # TRANSLATORS: {n} games the computer played to the end, the hidden cards dealt at

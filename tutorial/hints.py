@@ -56,6 +56,7 @@ __all__ = [
     "hint_alternative",
     "hint_fact",
     "hint_move",
+    "join_sentences",
     "rate",
     "samples_for",
     "trumps_needed",
@@ -643,8 +644,8 @@ def _solved(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None)
             player=player,
         )
     answer = p.get("answer")
-    if value != "win" and isinstance(answer, Action):
-        text = _join(
+    if isinstance(answer, Action):  # only to a move that does not win
+        text = join_sentences(
             tr,
             text,
             tr.gettext(
@@ -658,13 +659,12 @@ def _solved(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None)
         return text
     alternative = hint_alternative(other, tr)
     other_answer = p.get("other_answer")
-    refuted = isinstance(other_answer, Action) and other_value != value
-    move = describe_action(other_answer, tr) if isinstance(other_answer, Action) else ""
+    move = describe_action(other_answer, tr) if isinstance(other_answer, Action) else None
     if other_value == value == "loss":
         then = tr.gettext("{other} would not save you either.", other=alternative)
     elif other_value == value:
         then = tr.gettext("{other} does just as well.", other=alternative)
-    elif other_value == "loss" and refuted:
+    elif other_value == "loss" and move:
         then = tr.gettext(
             "{other} would let {player} win: the best answer to it is to {move}.",
             other=alternative,
@@ -673,7 +673,7 @@ def _solved(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None)
         )
     elif other_value == "loss":
         then = tr.gettext("{other} would let {player} win.", other=alternative, player=player)
-    elif refuted:
+    elif move:
         then = tr.gettext(
             "{other} would only draw: the best answer to it is to {move}.",
             other=alternative,
@@ -681,7 +681,7 @@ def _solved(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None)
         )
     else:
         then = tr.gettext("{other} would only draw.", other=alternative)
-    return _join(tr, text, _capitalized(then))
+    return join_sentences(tr, text, _capitalized(then))
 
 
 def _capitalized(text: str) -> str:
@@ -702,7 +702,7 @@ def explain_hint(
     text = "" if instructed else hint_move(advice.action, tr, taking=taking)
     for fact in advice.facts:
         sentence = hint_fact(fact, tr, players=players)
-        text = _join(tr, text, sentence) if text else sentence
+        text = join_sentences(tr, text, sentence) if text else sentence
     return text
 
 
@@ -735,6 +735,7 @@ def _name(seat: int, tr: Gettext, players: Sequence[str] | None) -> str:
     return player_name(seat, tr)
 
 
-def _join(tr: Gettext, first: str, second: str) -> str:
+def join_sentences(tr: Gettext, first: str, second: str) -> str:
+    """Two sentences one after the other, as the language joins them."""
     # TRANSLATORS: how two sentences follow each other (a space in most languages).
     return tr.pgettext("joining two sentences", "{first} {second}", first=first, second=second)
