@@ -16,7 +16,7 @@ from tutorial.lesson_view import table_view
 from tutorial.lessons import Step, WrongAnswer
 from tutorial.view_model import Click
 
-__all__ = ["WalkRecord", "clicks_for", "complete", "expected_action"]
+__all__ = ["WalkRecord", "check_reachable", "clicks_for", "complete", "expected_action"]
 
 
 def _hand(action: Action) -> Click:
@@ -84,7 +84,7 @@ class WalkRecord:
 FEEDBACK_KIND = {"illegal": "error", "detour": "detour", "costly": "costly"}
 
 
-def _check_reachable(controller: LessonController, click: Click, *, wrong: bool = False) -> None:
+def check_reachable(controller: LessonController, click: Click, *, wrong: bool = False) -> None:
     """The click targets something the table shows: a card in the learner's hand, an attack
     card the learner may select, or a button that is there and enabled. A wrong answer may
     press a button shown as unavailable (``aria-disabled``, not ``disabled``: the click still
@@ -105,7 +105,7 @@ def _check_reachable(controller: LessonController, click: Click, *, wrong: bool 
 
 def _click_all(controller: LessonController, clicks: list[Click], *, wrong: bool = False) -> None:
     for click in clicks:
-        _check_reachable(controller, click, wrong=wrong)
+        check_reachable(controller, click, wrong=wrong)
         controller.click(click)
 
 

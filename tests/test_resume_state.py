@@ -110,3 +110,25 @@ def test_a_long_epaulette_match_resumes_from_a_small_state() -> None:
     # a forged result (another game lost) is sealed out of reach: re-sealing needs the key
     assert seal(opened, b"x" * 32) is not None
     assert not GameApp(seed=1, pace=0).resume({"sealed": seal(opened, b"x" * 32)})
+
+
+def test_a_game_reloaded_after_the_hint_goes_on_with_the_hint_shown() -> None:
+    """Found by the lesson transcripts: a Hint pressed in free play set a flag that no
+    resume accepted, so a reload after the Hint dealt a new game (and, since the flag was
+    never cleared, every reload for the rest of that game did)."""
+    app = GameApp(seed=11, pace=0, language="en")
+    _play_some(app, 1)
+    app._on_click({"type": "action", "id": "hint"})
+    hinted = app.controller.message
+    assert hinted is not None and hinted[0] == "hint"
+    again = GameApp(seed=12, pace=0, language="en")
+    assert again.resume(app.resume_state())
+    shown = again.controller.message
+    # (the page's judge is seeded per page, so a close call may name another move)
+    assert shown is not None and shown[0] == "hint"
+    assert again.controller.hint_action() is not None
+    assert again.controller.game.history == app.controller.game.history
+    _play_some(app, 1)  # a move: the advice was for the position before it
+    later = GameApp(seed=13, pace=0, language="en")
+    assert later.resume(app.resume_state())
+    assert later.controller.game.history == app.controller.game.history

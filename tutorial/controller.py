@@ -625,12 +625,18 @@ class LessonController:
             return False
         if not free and len(self.game.history) != len(actions):
             return False
-        if hint:
-            if step is None or done or self.index not in hinted:
+        if hint and not free:
+            if step is None or self.index not in hinted:
                 return False
-            self._show_hint()  # the step is already counted as hinted: no second star point
+            if done:
+                self.hint_shown = True  # asked for before the move or answer that followed
+            else:
+                self._show_hint()  # the step is already counted as hinted: no second point
         if free:
-            return self._replay_free_play(actions[len(self.game.history) :])
+            if not self._replay_free_play(actions[len(self.game.history) :]):
+                return False
+            # free play's Hint, shown for this very position (a move clears it)
+            return not hint or (self.can_advise() and self._show_hint())
         return True
 
     def _replay_move(self, action: Action | None) -> bool:
@@ -874,6 +880,7 @@ class LessonController:
         self._play(action)
         if self.free_play:
             self.message = None
+            self.hint_shown = False  # the advice was for the position before this move
             self._run_opponents()
             return
         assert step is not None
