@@ -10,22 +10,23 @@ overlay at 1280×720 and 375 px go to ``test-artifacts/bridge/``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.browser import conftest, harness
 from tests.browser_harness.server import serve
 from tutorial.bridge import PageBridge
 from tutorial.i18n import translator
 from tutorial.page import overlay_texts
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium"
-)
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "bridge"
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-sync"]
+# Chromium tests: `-m "not browser"` deselects them (they stay out of tests/browser/ because
+# tests/test_presenter_render.py imports this module's fixtures as tests.test_bridge_render).
+pytestmark = pytest.mark.browser
+ARTIFACTS = harness.ARTIFACTS / "bridge"
+
+# The browser tests' one Chromium (module scope; skips, saying why, without /usr/bin/chromium).
+browser = conftest.browser
 
 FAST = "globalThis.durakBridgeTiming = {tick: 50, every: 150, lostAfter: 400, hiddenEvery: 250};"
 
@@ -87,16 +88,6 @@ def state(lang: str = "", **extra: Any) -> dict[str, Any]:
 def base_url() -> Iterator[str]:
     with serve() as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield browser
-        browser.close()
 
 
 @pytest.fixture
@@ -265,6 +256,7 @@ def test_no_pong_shows_the_overlay_in_the_page_language(
     page.keyboard.press("Tab")  # focus stays in the dialog
     assert page.evaluate("document.activeElement.className") == "durak-lost-button"
     assert page.evaluate("document.getElementById('widget').inert") is True
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"overlay-{lang}-{width}.png"))
     box = dialog.locator(".durak-lost-box").bounding_box()
     assert box is not None and box["width"] <= width

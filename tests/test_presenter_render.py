@@ -12,6 +12,8 @@ import pytest
 
 from tests import test_bridge_render as harness
 
+pytestmark = pytest.mark.browser
+
 # the bridge harness's fixtures, shared
 base_url = harness.base_url
 browser = harness.browser

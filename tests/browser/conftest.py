@@ -10,7 +10,8 @@ Fixtures (see ``harness.py`` for the helpers ``open_notebook`` and ``screenshot`
                   ``.kernel_pids()``. The log is copied to ``test-artifacts/voila.log`` at
                   the end of the session.
 ``browser``       (module) Playwright's ``Browser`` (Debian's ``/usr/bin/chromium``); tests using
-                  it skip, saying why, when that file is missing.
+                  it skip, saying why, when that file is missing. The one Chromium fixture:
+                  tests outside this directory (tests/test_bridge_render.py) import it.
 ``context``       a new ``BrowserContext`` per test, ``base_url`` = the server, outside requests
                   blocked. When it closes, the kernels its pages used are shut down.
 ``browser_log``   the :class:`~tests.browser.harness.BrowserLog` of that context (console errors,
@@ -19,7 +20,8 @@ Fixtures (see ``harness.py`` for the helpers ``open_notebook`` and ``screenshot`
                   ``test-artifacts/screenshots/FAILED-<test>.png`` and the end of the Voilà
                   log is printed with the failure.
 
-Every test in this directory is marked ``browser``: ``script/test -m "not browser"`` skips them.
+Every test in this directory, and every test elsewhere that uses ``browser``, is marked
+``browser``: ``script/test -m "not browser"`` skips them.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ _FAILED = pytest.StashKey[bool]()
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.path.is_relative_to(HERE):
+        if item.path.is_relative_to(HERE) or "browser" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.browser)
 
 
@@ -86,7 +88,7 @@ def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServ
 
 
 # Module scope, not session: Playwright's sync API refuses to start while another sync
-# Playwright is running in the same thread, and other test modules (tests/test_table_render.py)
+# Playwright is running in the same thread, and some tests (tests/browser/test_static_site.py)
 # start their own. A launch costs well under a second.
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:

@@ -1,10 +1,14 @@
-"""Every lesson, in every language, completed by clicking in Chromium against real Voilà.
+"""Every lesson completed by clicking in Chromium against real Voilà, once.
 
 A shadow :class:`LessonController` in the test process walks the same lesson with the same
 clicks; after every click the page must show exactly the message the shadow shows, so the
 browser, the kernel and the controller agree step by step. Each walk also tries a listed
 wrong answer and a wrong choice (and checks their explanations), switches language in the
 middle, finishes, and reloads to check the stars were kept in the browser.
+
+Lesson ``i`` starts in ``SUPPORTED_LANGUAGES[i % 3]`` and switches to the language before it
+in that list, so over the lessons every language is both a starting language and one switched
+to (checked by :func:`test_the_walks_start_and_switch_in_every_language`).
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from playwright.sync_api import Page, expect
 from durak_core import Action
 from tests.lesson_clicks import clicks_for, expected_action
 from tutorial.controller import LessonController
-from tutorial.i18n import I18n, language_choices
+from tutorial.i18n import SUPPORTED_LANGUAGES, I18n, language_choices
 from tutorial.index_page import notebook_name
 from tutorial.lesson_view import panel_view, table_view
 from tutorial.lessons import Lesson, load_lessons
@@ -26,8 +30,11 @@ from tutorial.view_model import Click
 from .harness import CELL_ERROR, BrowserLog, open_notebook, screenshot
 
 LESSONS = load_lessons()
-LANGS = ("es", "en", "ru")
-SWITCH_TO = {"es": "ru", "en": "es", "ru": "en"}
+LANGS = SUPPORTED_LANGUAGES
+#: One walk per lesson: (lesson, starting language, language switched to midway).
+WALKS = [
+    (lesson, LANGS[i % len(LANGS)], LANGS[(i - 1) % len(LANGS)]) for i, lesson in enumerate(LESSONS)
+]
 
 
 class Walker:
@@ -85,10 +92,20 @@ class Walker:
         self.expect_same()
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("lesson", LESSONS, ids=[lesson.id for lesson in LESSONS])
+def test_the_walks_start_and_switch_in_every_language() -> None:
+    assert [lesson for lesson, _, _ in WALKS] == LESSONS
+    assert all(lang != switch_to for _, lang, switch_to in WALKS)
+    assert {lang for _, lang, _ in WALKS} == set(LANGS)
+    assert {switch_to for _, _, switch_to in WALKS} == set(LANGS)
+
+
+@pytest.mark.parametrize(
+    ("lesson", "lang", "switch_to"),
+    WALKS,
+    ids=[f"{lesson.id}-{lang}-{switch_to}" for lesson, lang, switch_to in WALKS],
+)
 def test_lesson_completes_by_clicking(
-    page: Page, browser_log: BrowserLog, lesson: Lesson, lang: str
+    page: Page, browser_log: BrowserLog, lesson: Lesson, lang: str, switch_to: str
 ) -> None:
     open_notebook(page, notebook_name(lesson), lang, selector=".durak-table .dt-hand")
     walker = Walker(page, lesson, lang)
@@ -99,7 +116,7 @@ def test_lesson_completes_by_clicking(
         step = walker.shadow.step
         assert step is not None
         if not switched and walker.shadow.index >= middle:
-            walker.switch_language(SWITCH_TO[lang])
+            walker.switch_language(switch_to)
             switched = True
         if step.kind == "move":
             hand = walker.shadow.game.hand(walker.shadow.you)
@@ -116,6 +133,7 @@ def test_lesson_completes_by_clicking(
                 tried_choice = True
             walker.choose(next(i for i, c in enumerate(step.choices) if c.correct))
         walker.next()
+    assert switched, f"{lesson.id}: the walk never switched language"
     stars = walker.shadow.stars()
     assert stars < 3 if (tried_wrong or tried_choice) else stars == 3
     expect(page.locator(".durak-stars")).to_contain_text("★" * stars)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
@@ -21,21 +20,10 @@ from tutorial import names
 from tutorial.i18n import translator
 from tutorial.names import ActionKind, Role, Term
 
-CHROMIUM = Path("/usr/bin/chromium")
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's chromium is not installed at /usr/bin/chromium"
-)
+from . import harness
 
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "table"
+ARTIFACTS = harness.ARTIFACTS / "table"
 STORAGE_KEY = "durak-explainer:progress:v1"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 
 # ------------------------------------------------------------------------------ sample views
 
@@ -304,16 +292,6 @@ SAMPLES = {
 def base_url() -> Iterator[str]:
     with serve() as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Page:
