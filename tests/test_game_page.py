@@ -56,7 +56,7 @@ from tutorial.game_page import (
     seal_deal,
 )
 from tutorial.hints import rate
-from tutorial.i18n import I18n
+from tutorial.i18n import SUPPORTED_LANGUAGES, I18n
 from tutorial.lesson_view import table_view
 from tutorial.names import card_short, rank_name
 from tutorial.opponent import PAGE_LEVELS
@@ -462,7 +462,7 @@ def test_on_a_running_event_loop_the_kernel_loop_plays_the_moves() -> None:
 
 def test_the_levels_have_a_name_and_a_line_in_every_language() -> None:
     """S1: computer players of several strengths, a gentler one for newcomers."""
-    for lang in ("es", "en", "ru"):
+    for lang in SUPPORTED_LANGUAGES:
         tr = I18n(lang)
         names = [level_name(level, tr) for level in PAGE_LEVELS]
         lines = [level_description(level, tr) for level in PAGE_LEVELS]
@@ -707,7 +707,7 @@ def test_a_decision_is_scored_against_the_best_move() -> None:
     ]
 
 
-@pytest.mark.parametrize("lang", ["es", "en", "ru"])
+@pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
 def test_the_review_says_why_in_every_language(lang: str) -> None:
     tr = I18n(lang)
     take, keep = Action.take(0), Action.beat(0, "10D", "8D")
@@ -806,7 +806,7 @@ def finish_game(app: GameApp, rng: random.Random) -> None:
 
 def test_the_house_rules_and_matches_have_a_name_and_a_line_in_every_language() -> None:
     english = I18n("en")
-    for lang in ("es", "en", "ru"):
+    for lang in SUPPORTED_LANGUAGES:
         tr = I18n(lang)
         names = [house_rule_name(name, tr) for name in HOUSE_RULES]
         lines = [house_rule_description(name, tr) for name in HOUSE_RULES]
@@ -961,7 +961,7 @@ def test_the_epaulette_standings_in_every_language() -> None:
     finish_game(app, random.Random(2))
     match = app.match_state
     assert match is not None
-    for lang in ("es", "en", "ru"):
+    for lang in SUPPORTED_LANGUAGES:
         tr = I18n(lang)
         html = app.standings_html(tr)
         title = tr.gettext(

@@ -25,10 +25,10 @@ from durak_core.solver import Value, solve
 from tutorial.controller import LessonController
 from tutorial.game_page import GameApp, Mistake, review, review_html, score_decision
 from tutorial.hints import FactCode, Hint, explain_hint, hint
-from tutorial.i18n import I18n, translator
+from tutorial.i18n import SUPPORTED_LANGUAGES, I18n, translator
 from tutorial.lessons import load_lessons
 
-LANGS = ("es", "en", "ru")
+LANGS = SUPPORTED_LANGUAGES
 VALUE = {"loss": 0, "draw": 1, "win": 2}
 
 

@@ -41,14 +41,14 @@ from tutorial.hints import (
     hint_move,
     samples_for,
 )
-from tutorial.i18n import I18n, Translator, translator
+from tutorial.i18n import SUPPORTED_LANGUAGES, I18n, Translator, translator
 from tutorial.lesson_view import table_view
 from tutorial.lessons import load_lessons
 
 from .helpers import recording_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
-LANGS = ("es", "en", "ru")
+LANGS = SUPPORTED_LANGUAGES
 SAMPLES = 6
 """Sampled deals per hint in the truth tests (the facts hold whatever the number)."""
 

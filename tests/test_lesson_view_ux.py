@@ -9,7 +9,7 @@ import pytest
 from tutorial.controller import LessonController
 from tutorial.free_play_view import tied_places
 from tutorial.game_page import GameApp
-from tutorial.i18n import I18n
+from tutorial.i18n import SUPPORTED_LANGUAGES, I18n
 from tutorial.lesson_view import last_out_together, table_view
 from tutorial.lessons import LESSON_DIR, Lesson, load_lessons
 from tutorial.move_log import result_view
@@ -53,7 +53,7 @@ def test_other_questions_keep_their_roles() -> None:
     assert any(s["role"] in ("attacker", "defender") for s in table_view(c)["seats"])
 
 
-@pytest.mark.parametrize("lang", ["en", "es", "ru"])
+@pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
 def test_lesson_11_ends_with_the_whole_team_marked_and_why_ana(lang: str) -> None:
     """N5 and D11: the team loss marks Ana and Bruno, says why Ana is the durak, shows the
     cards they were left with, and leaves no greyed Done on the table."""

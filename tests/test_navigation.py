@@ -26,7 +26,7 @@ from tutorial.app import PRESENT_CLASS, LessonApp
 from tutorial.bridge import MAX_PARAM, MAX_STEP, validate_message
 from tutorial.controller import LessonController, stars_for, two_star_slips
 from tutorial.game_page import GameApp
-from tutorial.i18n import I18n, translator
+from tutorial.i18n import SUPPORTED_LANGUAGES, I18n, translator
 from tutorial.lesson_view import feedback_label, finish_view, lesson_links, panel_view, table_view
 from tutorial.lessons import Lesson, load_lessons
 from tutorial.page import is_shown
@@ -473,7 +473,7 @@ def test_a_wrong_answer_to_a_question_has_no_not_allowed_label() -> None:
     assert message is not None and message["kind"] == "error" and "label" not in message
 
 
-@pytest.mark.parametrize("lang", ["es", "en", "ru"])
+@pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
 def test_the_index_groups_the_core_game_and_the_variants_under_headings(lang: str) -> None:
     """Lessons 1-10 under "The core game"; the later lessons and the house-rules page under
     "House rules and variants"; the full game and the sources last. Each group has an h2

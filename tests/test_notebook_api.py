@@ -17,7 +17,7 @@ from durak_core import Action, Card, Game, Rules, to_record
 from tests.helpers import say
 from tutorial.deferred_open import kept_ids
 from tutorial.explain import explain
-from tutorial.i18n import translator
+from tutorial.i18n import SUPPORTED_LANGUAGES, translator
 from tutorial.names import Term, term, you_label
 from tutorial.notebook import OTHERS, NotebookTable, play
 
@@ -42,7 +42,7 @@ def hand_ids(table: NotebookTable) -> list[str]:
     return [c["id"] for c in table.table.view["hand"]]
 
 
-@pytest.mark.parametrize("lang", ["es", "en", "ru"])
+@pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
 @pytest.mark.parametrize("seat", [0, 1])
 @pytest.mark.parametrize("kind", ["game", "position", "lesson form"])
 def test_a_game_or_a_position_is_shown_for_a_seat_in_a_language(
@@ -69,7 +69,7 @@ def test_a_game_or_a_position_is_shown_for_a_seat_in_a_language(
     table.close()
 
 
-@pytest.mark.parametrize("lang", ["es", "en", "ru"])
+@pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
 def test_a_click_plays_and_a_wrong_card_gets_the_localized_refusal(lang: str) -> None:
     table = play(start(), seat=1, language=lang, pace=0)
     ctl = table.controller

@@ -16,7 +16,7 @@ import pytest
 from durak_core import Action, EventKind, Game, Position, Rules, RulesError, observe
 from durak_core.determinize import determinize
 from tutorial.explain import narrate
-from tutorial.i18n import translator
+from tutorial.i18n import SUPPORTED_LANGUAGES, translator
 
 TRANSFER = Rules.preset("classic").replace(transfer=True)
 #: Every card of the 36-card deck not in the two hands below.
@@ -149,7 +149,7 @@ def test_with_cards_in_the_stock_nothing_is_counted() -> None:
         game.play(next(iter(game.legal_actions())))
 
 
-@pytest.mark.parametrize("lang", ["es", "en", "ru"])
+@pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
 def test_the_learner_is_told_each_time_and_why_the_game_ends(lang: str) -> None:
     game = cycle()
     play(game, [*ROUND, *ROUND, *ROUND[:3]])

@@ -29,7 +29,7 @@ import pytest
 from playwright.sync_api import Page
 
 from tests.lesson_clicks import expected_action
-from tutorial.i18n import language_choices
+from tutorial.i18n import SUPPORTED_LANGUAGES, language_choices
 from tutorial.index_page import notebook_name
 from tutorial.lessons import Lesson, load_lessons
 from tutorial.pages import PAGES
@@ -38,7 +38,7 @@ from .harness import REPO, open_notebook, screenshot
 from .test_lessons import Walker
 
 AXE_JS = REPO / "build" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-LANGS = ("es", "en", "ru")
+LANGS = SUPPORTED_LANGUAGES
 #: axe's tags for the success criteria of WCAG 2.0 and 2.1, levels A and AA.
 WCAG_TAGS = ("wcag2a", "wcag2aa", "wcag21a", "wcag21aa")
 #: Landmark rules (axe files them under best practices, "moderate"): asserted in full.
