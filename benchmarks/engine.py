@@ -32,29 +32,59 @@ durakgame is found on the running interpreter's path, or in the virtual environm
 Run: ``.venv/bin/python benchmarks/engine.py [--games N] [--seed S] [--memory-games M]``.
 The last line printed is the headline figure, ``ours/durakgame 2p first-legal: N.NNx``
 (actions per second, playout mode, side by side), or ``n/a`` without durakgame.
+
+A/B mode, ``--baseline-tree PATH`` (another checkout of this project, e.g. ``git worktree add
+/tmp/base HEAD~3``): measures only this tree ("after") against that one ("before") on 2-player
+classic first-legal playouts, in playout mode (``undo=False, events=False``) and with undo
+snapshots (``undo=True``), the same games (seeds) for both, by default on the CPU clock
+(``time.process_time`` inside each measuring process). Both trees have a package
+``durak_core``, so the baseline plays in a child process, ``engine.py --worker`` of *this*
+file run with ``PYTHONPATH=PATH``: the code that plays the games (:func:`ab_playouts`) is the
+same bytes for both engines; the child reports ``durak_core.__file__`` and the run stops with an
+error if it is not the baseline's. An A/A run is always part of it: this tree in a child process
+the same way (``PYTHONPATH`` = this tree) against this tree in the benchmark's own process, the
+very mechanism of the A/B run with the same engine on both sides, so its spread is the noise an
+after/before must exceed. Each of ``--repeat`` repetitions (default 5) starts fresh children
+and runs, per workload, the pair baseline child / this tree and the pair A/A child / this tree
+back to back (and durakgame, when available, next to this tree's run of the second pair); odd
+repetitions run the whole sequence backwards. What counts is the median of the per-repetition
+paired ratios (with their min-max), not the best of each side, as the two runs of a pair share
+the machine's load. The last line is then
+``after/before 2p first-legal: N.NNNx (A/A spread X.XXX-Y.YYY)`` (playout mode).
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import os
 import platform
 import random
+import statistics
 import subprocess
 import sys
 import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
-from typing import NamedTuple
+from typing import IO, TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from durak_core import Action, Observation
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+"""This tree (the checkout this file belongs to)."""
 if str(HERE) not in sys.path:  # for durakgame_baseline, also under ``python -m``
     sys.path.insert(0, str(HERE))
 
-from durak_core import Action, Game, Observation, Rules, __version__  # noqa: E402
+# Only long-standing names at import time: an ``--worker`` child imports this module against
+# an older baseline tree.
+import durak_core  # noqa: E402
+from durak_core import Game, Rules  # noqa: E402
 
+__version__: str = getattr(durak_core, "__version__", "?")
 DURAKGAME_INSTALL = "pip install durakgame==1.0.4"
 CLOCKS: dict[str, Callable[[], float]] = {"wall": time.perf_counter, "cpu": time.process_time}
 clock = time.perf_counter
@@ -170,12 +200,9 @@ def measure(label: str, run: Callable[[int], Run], args: argparse.Namespace) -> 
 # ---------------------------------------------------------------- durakgame
 
 
-def durakgame_comparison(
-    args: argparse.Namespace, ours: Callable[[int], Run], ours_undo: Callable[[int], Run]
-) -> float | None:
-    """Ours and durakgame measured alternately, repetition by repetition, so that the load of
-    a shared machine falls on both alike; the best repetition of each is compared. Returns
-    ours/durakgame in actions per second (playout mode), or None without durakgame."""
+def load_durakgame(args: argparse.Namespace) -> Any | None:
+    """``benchmarks/durakgame_baseline.py`` with durakgame importable, or None (and a line
+    saying why)."""
     try:
         import durakgame_baseline as baseline
     except ImportError as exc:  # the file is missing
@@ -191,6 +218,18 @@ def durakgame_comparison(
             f"(it is no project dependency; to compare: {DURAKGAME_INSTALL}, "
             "or --durakgame-venv DIR)"
         )
+        return None
+    return baseline
+
+
+def durakgame_comparison(
+    args: argparse.Namespace, ours: Callable[[int], Run], ours_undo: Callable[[int], Run]
+) -> float | None:
+    """Ours and durakgame measured alternately, repetition by repetition, so that the load of
+    a shared machine falls on both alike; the best repetition of each is compared. Returns
+    ours/durakgame in actions per second (playout mode), or None without durakgame."""
+    baseline = load_durakgame(args)
+    if baseline is None:
         return None
 
     def theirs(games: int) -> Run:
@@ -278,6 +317,8 @@ def refusal_samples(
 ) -> tuple[list[tuple[Game, Action]], list[tuple[Game, Action]]]:
     """(game, action) pairs from random games: every legal action of each position, and as
     many refused ones (leads, throw-ins, beats, takes and passes by every seat)."""
+    from durak_core import Action
+
     rng = random.Random(seed)
     legal: list[tuple[Game, Action]] = []
     illegal: list[tuple[Game, Action]] = []
@@ -453,6 +494,326 @@ def search_speed(args: argparse.Namespace) -> None:
         )
 
 
+# ---------------------------------------------------------------- A/B: another checkout
+
+
+AB_WORKLOADS: dict[str, tuple[str, bool]] = {
+    "playout": ("playout mode (no undo, no events)", False),
+    "undo": ("with undo snapshots (no events)", True),
+}
+"""The A/B workloads: 2-player classic first-legal playouts, name -> (label, ``undo``)."""
+
+
+def ab_playouts(workload: str, games: int, seed: int, max_actions: int) -> Run:
+    """One A/B measurement: ``games`` 2-player classic first-legal playouts (seeds ``seed``
+    ..), of the workload ``workload`` (:data:`AB_WORKLOADS`). This tree (in the benchmark's
+    process) and every worker (the baseline tree, the A/A child) run this very function, so
+    only the engine under it differs; it uses long-standing API only (``Rules.preset``,
+    ``Game.deal(..., undo=, events=)``, ``legal_actions``, ``push``, ``outcome``)."""
+    undo = AB_WORKLOADS[workload][1]
+    rules = Rules.preset("classic")
+    return first_legal_playouts(rules, 2, games, seed, undo=undo, max_actions=max_actions)
+
+
+def worker() -> int:
+    """``engine.py --worker``: the child process of the A/B mode. Its first line on stdout is
+    a JSON object naming the ``durak_core`` it imported (``PYTHONPATH`` chooses the tree) and
+    any missing API; then, for every JSON request read from stdin (``workload``, ``games``,
+    ``seed``, ``max_actions``, ``clock``), one line with the :class:`Run` as JSON, timed by
+    this process's own clock. It ends at the end of its input."""
+    import inspect
+
+    global clock
+    parameters = inspect.signature(Game.deal).parameters
+    missing = [name for name in ("undo", "events") if name not in parameters]
+    problem = (
+        f"Game.deal has no {' or '.join(name + '=' for name in missing)} keyword "
+        "(the A/B workloads need undo= and events=)"
+        if missing
+        else ""
+    )
+    hello = {"durak_core": durak_core.__file__, "version": __version__, "problem": problem}
+    print(json.dumps(hello), flush=True)
+    for line in sys.stdin:
+        request = json.loads(line)
+        clock = CLOCKS[request["clock"]]
+        run = ab_playouts(
+            request["workload"], request["games"], request["seed"], request["max_actions"]
+        )
+        print(json.dumps(run._asdict()), flush=True)
+    return 0
+
+
+def imported_from(tree: Path, file: str | None) -> str:
+    """An error message if ``file`` (a ``durak_core.__file__``) is not ``tree``'s
+    ``durak_core/__init__.py``, else ''."""
+    expected = (tree / "durak_core" / "__init__.py").resolve()
+    found = Path(file).resolve() if file else None
+    if found == expected:
+        return ""
+    return f"durak_core was imported from {found}, not from {expected}"
+
+
+class Worker:
+    """A child ``engine.py --worker`` (this file) whose ``durak_core`` is ``tree``'s alone:
+    ``PYTHONPATH=tree``, which comes before the virtual environment's editable install of
+    this tree; what it imported is checked, and a wrong tree stops the run."""
+
+    def __init__(self, tree: Path, label: str) -> None:
+        self.tree = tree
+        self.label = label
+        self.process = subprocess.Popen(
+            [sys.executable, str(HERE / "engine.py"), "--worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=dict(os.environ, PYTHONPATH=str(tree)),
+            cwd=tree,
+        )
+        hello = self._read()
+        wrong = imported_from(tree, hello.get("durak_core"))
+        if wrong:
+            self.close()
+            raise SystemExit(
+                f"error: the {label} worker (PYTHONPATH={tree}): {wrong}; "
+                "its figures would not be that tree's"
+            )
+        if hello.get("problem"):
+            self.close()
+            raise SystemExit(f"error: the {label} tree {tree} is too old: {hello['problem']}")
+        self.version = str(hello.get("version", "?"))
+        self.file = str(hello["durak_core"])
+
+    def _pipes(self) -> tuple[IO[str], IO[str]]:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        return self.process.stdin, self.process.stdout
+
+    def _read(self) -> dict[str, Any]:
+        line = self._pipes()[1].readline()
+        if not line:
+            code = self.process.wait()
+            raise SystemExit(
+                f"error: the {self.label} worker (durak_core from {self.tree}) stopped with "
+                f"exit code {code}; its error, if any, is above"
+            )
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def run(self, workload: str, games: int, args: argparse.Namespace) -> Run:
+        request = {
+            "workload": workload,
+            "games": games,
+            "seed": args.seed,
+            "max_actions": args.max_actions,
+            "clock": args.clock,
+        }
+        stdin = self._pipes()[0]
+        stdin.write(json.dumps(request) + "\n")
+        stdin.flush()
+        return Run(**self._read())
+
+    def close(self) -> None:
+        if self.process.stdin is not None and not self.process.stdin.closed:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def commit_of(tree: Path) -> str:
+    """``tree``'s commit (``git describe --always --dirty``), or '' outside git."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(tree), "describe", "--always", "--dirty"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def spread(values: list[float]) -> str:
+    return f"{min(values):.3f}-{max(values):.3f}"
+
+
+def ab_comparison(args: argparse.Namespace) -> int:
+    """This tree (after) against ``--baseline-tree`` (before), and against itself (A/A):
+    paired repetitions, median ratios; the last line is the headline."""
+    base = Path(args.baseline_tree).expanduser().resolve()
+    if not (base / "durak_core" / "__init__.py").is_file():
+        raise SystemExit(
+            f"error: --baseline-tree {base}: no durak_core/__init__.py there (make a baseline "
+            f"tree with: git -C {ROOT} worktree add /tmp/base HEAD~1)"
+        )
+    wrong = imported_from(ROOT, durak_core.__file__)
+    if wrong:  # e.g. PYTHONPATH set to the baseline for this process too
+        raise SystemExit(f"error: this process (this tree, {ROOT}): {wrong}")
+    repeat = args.repeat
+    workers: list[Worker] = []
+
+    def spawn() -> tuple[Worker, Worker]:
+        """Fresh children, warmed up: the baseline's and this tree's (A/A)."""
+        for child in workers:
+            child.close()
+        workers.clear()
+        workers.append(Worker(base, "baseline"))
+        workers.append(Worker(ROOT, "A/A"))
+        for child in workers:
+            for workload in AB_WORKLOADS:
+                child.run(workload, 20, args)
+        return workers[0], workers[1]
+
+    try:
+        before, same = spawn()
+        ours_commit, base_commit = (f" at {c}" if c else "" for c in map(commit_of, (ROOT, base)))
+        print(
+            f"after: this tree{ours_commit}, durak_core {__version__} ({durak_core.__file__}), "
+            f"in this process; before: baseline tree{base_commit}, durak_core {before.version} "
+            f"({before.file}), in a child process; A/A: this tree in a child process (fresh "
+            f"children every repetition). Python {platform.python_version()} "
+            f"({platform.python_implementation()}), seed {args.seed}, {repeat} paired "
+            f"repetitions, {args.clock} clock",
+            flush=True,
+        )
+        if base == ROOT:
+            print("(ab) note: the baseline tree is this tree: after/before is an A/A run too")
+
+        sizes: dict[str, int] = {}
+        for workload in AB_WORKLOADS:
+
+            def ours(games: int, workload: str = workload) -> Run:
+                return ab_playouts(workload, games, args.seed, args.max_actions)
+
+            ours(20)  # warm-up, as for the children (games_for skips its own with --games)
+            sizes[workload] = games_for(ours, args.seconds, args.games)
+        dg: Any = load_durakgame(args)
+        durakgame: Callable[[int], Run] | None = None
+        dg_games = 0
+        if dg is not None:
+
+            def durakgame(games: int) -> Run:
+                played, actions, seconds = dg.run_durakgame(games, args.seed, clock=clock)
+                return Run(played, actions, seconds)
+
+            dg_games = games_for(durakgame, args.seconds, args.games)
+
+        pairs = ("before", "A/A")
+        rates: dict[str, dict[str, list[float]]] = {
+            w: {"after": [], "before": [], "A/A": []} for w in AB_WORKLOADS
+        }
+        ratios: dict[str, dict[str, list[float]]] = {
+            w: {p: [] for p in pairs} for w in AB_WORKLOADS
+        }
+        runs: dict[str, dict[str, Run]] = {w: {} for w in AB_WORKLOADS}
+        dg_rates: list[float] = []
+        dg_ratios: list[float] = []
+        for rep in range(repeat):
+            if rep:
+                before, same = spawn()
+            children = {"before": before, "A/A": same}
+            # A repetition runs, per workload, child then this tree for each pair (and
+            # durakgame after the playout mode's); odd repetitions run it all backwards.
+            steps: list[tuple[str, str, str]] = []
+            for workload in AB_WORKLOADS:
+                for pair in pairs:
+                    steps += [(workload, pair, "theirs"), (workload, pair, "ours")]
+                if workload == "playout" and durakgame is not None:
+                    steps.append((workload, "durakgame", "theirs"))
+            if rep % 2:
+                steps.reverse()
+            done: dict[tuple[str, str, str], Run] = {}
+            for workload, who, side in steps:
+                games = sizes[workload]
+                if side == "ours":
+                    result = ab_playouts(workload, games, args.seed, args.max_actions)
+                elif who == "durakgame" and durakgame is not None:
+                    result = durakgame(dg_games)
+                else:
+                    result = children[who].run(workload, games, args)
+                done[workload, who, side] = result
+            for workload in AB_WORKLOADS:
+                for pair in pairs:
+                    ours_run = done[workload, pair, "ours"]
+                    theirs_run = done[workload, pair, "theirs"]
+                    if pair == "A/A" and (theirs_run.actions, theirs_run.cut) != (
+                        ours_run.actions,
+                        ours_run.cut,
+                    ):
+                        raise SystemExit(
+                            f"error: the A/A child played other games than this process "
+                            f"({theirs_run.actions} vs {ours_run.actions} actions, "
+                            f"{theirs_run.cut} vs {ours_run.cut} cut): the comparison is unsound"
+                        )
+                    runs[workload].setdefault("after", ours_run)
+                    runs[workload].setdefault(pair, theirs_run)
+                    rates[workload]["after"].append(ours_run.actions_per_s)
+                    rates[workload][pair].append(theirs_run.actions_per_s)
+                    ratios[workload][pair].append(ours_run.actions_per_s / theirs_run.actions_per_s)
+            if durakgame is not None:  # next to it: this tree's run of the A/A pair
+                dg_rates.append(done["playout", "durakgame", "theirs"].actions_per_s)
+                dg_ratios.append(done["playout", "A/A", "ours"].actions_per_s / dg_rates[-1])
+
+        headline = ""
+        for workload, (label, _) in AB_WORKLOADS.items():
+            after = runs[workload]["after"]
+            cut = f", {after.cut} cut at {args.max_actions} actions" if after.cut else ""
+            print(
+                f"(ab) 2p classic first-legal, {label}: {after.games:,} games a run (seeds "
+                f"{args.seed}..{args.seed + after.games - 1}), {after.actions:,} actions "
+                f"({after.actions / after.games:.1f} a game{cut})",
+                flush=True,
+            )
+            old = runs[workload]["before"]
+            if (old.actions, old.cut) != (after.actions, after.cut):
+                print(
+                    f"(ab)   note: the baseline plays these deals differently ({old.actions:,} "
+                    f"actions, {old.cut} cut): the ratios compare actions per second"
+                )
+            for name, where in (
+                ("after", "this tree, this process"),
+                ("before", "baseline tree, child process"),
+                ("A/A", "this tree, child process"),
+            ):
+                values = rates[workload][name]
+                print(
+                    f"(ab)   {name + ':':7} {statistics.median(values):>11,.0f} actions/s median "
+                    f"({min(values):,.0f}-{max(values):,.0f}; {where})",
+                    flush=True,
+                )
+            ab, aa_ratios = ratios[workload]["before"], ratios[workload]["A/A"]
+            median = statistics.median(ab)
+            inside = min(aa_ratios) <= median <= max(aa_ratios)
+            verdict = "within the A/A spread" if inside else "outside the A/A spread"
+            print(
+                f"(ab)   after/before {median:.3f}x (median of {len(ab)} paired ratios, "
+                f"{spread(ab)}); A/A {statistics.median(aa_ratios):.3f}x ({spread(aa_ratios)}): "
+                f"{verdict}",
+                flush=True,
+            )
+            if workload == "playout":
+                headline = (
+                    f"after/before 2p first-legal: {median:.3f}x (A/A spread {spread(aa_ratios)})"
+                )
+        if dg_ratios:
+            print(
+                f"(ab) after/durakgame 1.0.4 2p first-legal, playout mode: "
+                f"{statistics.median(dg_ratios):.2f}x (median of {len(dg_ratios)} paired "
+                f"ratios, {min(dg_ratios):.2f}-{max(dg_ratios):.2f}; durakgame "
+                f"{statistics.median(dg_rates):,.0f} actions/s median, {dg_games:,} games a run)",
+                flush=True,
+            )
+    finally:
+        for child in workers:
+            child.close()
+    print(headline)
+    return 0
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -467,7 +828,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="first deal seed")
     parser.add_argument("--memory-games", type=int, default=10_000)
     parser.add_argument("--seconds", type=float, default=2.0, help="target time per repetition")
-    parser.add_argument("--repeat", type=int, default=3, help="repetitions; the best counts")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=None,
+        help="repetitions; the best counts (default 3; with --baseline-tree: paired "
+        "repetitions, default 5, the median paired ratio counts)",
+    )
     parser.add_argument("--max-actions", type=int, default=5000, help="cut a game after this")
     parser.add_argument(
         "--durakgame-random",
@@ -477,10 +844,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--clock",
         choices=sorted(CLOCKS),
-        default="wall",
+        default=None,
         help="time by the wall clock, or by this process's CPU time (steadier on a loaded "
-        "machine: it leaves out the time other processes hold the CPU)",
+        "machine: it leaves out the time other processes hold the CPU); default: wall, and "
+        "cpu with --baseline-tree",
     )
+    parser.add_argument(
+        "--baseline-tree",
+        metavar="PATH",
+        default="",
+        help="A/B mode: measure only this tree against the durak_core of PATH, another "
+        "checkout of this project (e.g. git worktree add /tmp/base HEAD~1), and against "
+        "itself (A/A); see the module docstring",
+    )
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument(
         "--durakgame-venv",
         default=os.environ.get("DURAKGAME_VENV", ""),
@@ -492,10 +869,20 @@ def main(argv: list[str] | None = None) -> int:
         help="also trace allocated bytes in the memory measurement (about 5x slower)",
     )
     args = parser.parse_args(argv)
+    if args.worker:
+        return worker()
     if args.memory_games < 1:
         parser.error("--memory-games must be at least 1")
+    if args.repeat is None:
+        args.repeat = 5 if args.baseline_tree else 3
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    if args.clock is None:
+        args.clock = "cpu" if args.baseline_tree else "wall"
     global clock
     clock = CLOCKS[args.clock]
+    if args.baseline_tree:
+        return ab_comparison(args)
 
     print(
         f"durak_core {__version__}, Python {platform.python_version()} "
