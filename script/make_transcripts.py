@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write ``tests/data/transcripts.json``: every lesson walked once by clicks, each input with
+"""Write ``tests/data/transcripts.json``: every lesson walked by clicks, each input with
 what the lesson showed after it (see ``tests/transcript.py``). ``tests/test_transcripts.py``
 replays the file and names the first input that differs.
 
@@ -35,7 +35,7 @@ def main() -> int:
     recorded = [record_lesson(lesson) for lesson in chosen]
     data = {"about": ABOUT, "format": FORMAT, "lessons": recorded}
     text = dumps(data)
-    inputs = sum(len(entry["records"]) for entry in recorded)
+    inputs = sum(len(walk) for entry in recorded for walk in entry["walks"].values())
     if args.check:
         old = json.loads(DATA.read_text(encoding="utf-8"))
         same = (

@@ -83,3 +83,13 @@ def no_server_language(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("HTTP_ACCEPT_LANGUAGE", raising=False)
     monkeypatch.delenv(RESUME_KEY_ENV, raising=False)
     monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "jupyter-runtime"))
+
+
+@pytest.fixture(scope="session")
+def transcripts() -> Any:
+    """The lesson transcripts (``tests/data/transcripts.json``, :class:`tests.transcript.
+    Transcripts`), read once: tests that need a lesson walked read its walk here instead of
+    walking it again."""
+    from tests.transcript import Transcripts
+
+    return Transcripts()

@@ -294,20 +294,6 @@ def _resumed(lesson: Lesson, state: Any) -> LessonController:
     return r
 
 
-@pytest.mark.parametrize("lesson", load_lessons(), ids=lambda lesson: lesson.id)
-def test_resuming_at_every_step_gives_what_clicking_through_gave(lesson: Lesson) -> None:
-    walked = LessonController(lesson, I18n("en"))
-    snapshots: list[tuple[Any, Any, Any]] = []
-    complete(walked, on_step=lambda c: snapshots.append(_snapshot(c)))
-    snapshots.append(_snapshot(walked))
-    assert {s[0]["step"] for s in snapshots} == set(range(len(lesson.steps) + 1))
-    for state, table, panel in snapshots:
-        resumed = _resumed(lesson, state)
-        assert _json(table_view(resumed)) == table, state
-        assert _json(panel_view(resumed)) == panel, state
-        assert resumed.resume_state() == state
-
-
 def _learner_clicks(c: LessonController) -> list[Click]:
     action = next(a for a in c.game.legal_actions() if a.seat == c.you)
     return clicks_for(c, action)

@@ -26,9 +26,9 @@ from comm.base_comm import BaseComm
 from durak_core import Card, observe
 from tests.helpers import press
 from tests.lesson_clicks import clicks_for, complete
+from tests.transcript import Transcripts, resume_state
 from tutorial.app import LessonApp
 from tutorial.controller import LessonController
-from tutorial.i18n import I18n
 from tutorial.lesson_view import table_view
 from tutorial.lessons import Lesson, load_lessons
 from tutorial.names import card_full, card_short
@@ -250,22 +250,23 @@ def leaked_ids(state: dict[str, Any], hidden: set[str]) -> set[str]:
     return found
 
 
-def step_states(lesson: Lesson) -> list[dict[str, Any]]:
-    """The resume state of every step of a walk through ``lesson`` (start, each step, end)."""
-    walker = LessonController(lesson, I18n("en"))
-    states = [walker.resume_state()]
-    complete(walker, on_step=lambda c: states.append(c.resume_state()))
+def step_states(transcripts: Transcripts, lesson: Lesson) -> list[dict[str, Any]]:
+    """The resume state after every input of a clean walk through ``lesson`` (start, each
+    step, end), from the lesson transcripts."""
+    states = [resume_state(after) for _, after in transcripts.walk(lesson.id, "clean")]
     unique = {json.dumps(state, sort_keys=True): state for state in states}
     return list(unique.values())
 
 
 @pytest.mark.parametrize("lesson", load_lessons(), ids=lambda lesson: lesson.id)
-def test_play_on_from_any_step_shows_no_opponent_card(lesson: Lesson) -> None:
+def test_play_on_from_any_step_shows_no_opponent_card(
+    transcripts: Transcripts, lesson: Lesson
+) -> None:
     """From every step of every lesson (and its end), "Play on from here" sends no card of
     another player's hand in the table's or the move log's state, even when the presenter
     had switched on "show all hands"."""
     played_on = 0
-    for state in step_states(lesson):
+    for state in step_states(transcripts, lesson):
         for show_all in (False, True):
             app = LessonApp(lesson, language="en", pace=0)
             assert app.resume(state)

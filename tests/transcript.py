@@ -8,14 +8,16 @@ resume state. :func:`record_lesson` walks a lesson by clicks and records it; :fu
 plays the recorded inputs on a fresh controller and yields what it sees, so that
 ``tests/test_transcripts.py`` can name the first input where anything differs.
 
-The walk (:func:`walk`) is one learner who tries everything a lesson lists: a card clicked
-before the lesson asks for a move, another player's face-up card, every listed wrong answer
-of every move step (by the clicks the table would send: a hand card, an attack card then a
-hand card, a button), every wrong choice of every question, the panel's Hint on the first
-move step, the presenter's "show all hands" on and off, Back once and the step redone, Next
-through every step; then free play from the lesson's last position (the computer's moves one
-at a time, as the page paces them), the table's Hint once, a few of the learner's moves, and
-Back out of free play.
+Each lesson is walked up to three ways (:data:`WALKS`). The ``tries`` walk (:func:`walk`) is
+one learner who tries everything a lesson lists: a card clicked before the lesson asks for a
+move, another player's face-up card, every listed wrong answer of every move step (by the
+clicks the table would send: a hand card, an attack card then a hand card, a button), every
+wrong choice of every question, the panel's Hint on the first move step, the presenter's
+"show all hands" on and off, Back once and the step redone, Next through every step; then
+free play from the lesson's last position (the computer's moves one at a time, as the page
+paces them), the table's Hint once, a few of the learner's moves, and Back out of free play.
+The ``clean`` walk makes no slip (three stars); the ``branches`` walk tries every wrong answer
+again on the other branches of steps that accept several moves.
 
 Everything is worded in English (the catalogs' source language); the message ids keep the
 feedback's meaning independent of its wording. ``script/make_transcripts.py`` writes the
@@ -29,7 +31,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Final
 
-from durak_core import ActionKind, IllegalAction
+from durak_core import Action, ActionKind, Game, IllegalAction
 from tutorial.controller import LessonController
 from tutorial.i18n import Gettext, I18n
 from tutorial.lesson_view import panel_view, table_view
@@ -42,19 +44,24 @@ __all__ = [
     "ABOUT",
     "DATA",
     "FORMAT",
+    "WALKS",
     "Difference",
+    "Transcripts",
     "dumps",
     "expand",
+    "has_branches",
     "lessons",
     "load",
     "new_controller",
     "record_lesson",
     "replay",
+    "resume_state",
+    "resumed",
     "snapshot",
 ]
 
 DATA: Final = Path(__file__).parent / "data" / "transcripts.json"
-FORMAT: Final = 1
+FORMAT: Final = 2
 LANGUAGE: Final = "en"
 SEED: Final = 0
 """The controller's seed: the free-play computer's and the Hint's random numbers."""
@@ -63,13 +70,15 @@ FREE_PLAY_MOVES: Final = 6
 _OPPONENT_LIMIT: Final = 400
 
 ABOUT: Final = (
-    "Lesson transcripts (tests/transcript.py): for each lesson, the inputs of one walk "
-    "(clicks on the table, panel buttons, answers, the computer's paced moves) and, after "
-    "each, what changed in the snapshot: position.* (Position.to_dict()), table.* "
-    "(table_view), panel.* (panel_view), resume.* (resume_state), feedback (kind, refusal, "
-    "message ids with their parameters) and log (the move log's new lines). "
-    "'set' holds the keys whose value changed since the previous input, 'unset' the keys "
-    "that went away. Written by script/make_transcripts.py; never edit it by hand."
+    "Lesson transcripts (tests/transcript.py): for each lesson, the inputs of up to three walks "
+    "(clean, tries, branches: clicks on the table, panel buttons, answers, the computer's paced "
+    "moves) and, after each, what changed in the snapshot: position.* (Position.to_dict()), "
+    "table.* (table_view), panel.* (panel_view), resume.* (resume_state), feedback (kind, "
+    "refusal, message ids with their parameters; '@n' is the text of call n) and log (the move "
+    "log's new lines). 'set' holds the keys whose value changed since the previous input, "
+    "'unset' the keys that went away; a card view is written once in 'cards' and then named by "
+    "its id ('8S*selected' with its mark). Written by script/make_transcripts.py; never edit "
+    "it by hand."
 )
 
 Input = dict[str, Any]
@@ -92,13 +101,16 @@ def dumps(data: dict[str, Any]) -> str:
         out.append("{")
         for key in ("id", "source", "cards"):
             out.append(f"{json.dumps(key)}: {json.dumps(lesson[key], ensure_ascii=False)},")
-        out.append('"records": [')
-        records = lesson["records"]
-        out += [
-            json.dumps(r, ensure_ascii=False) + ("," if i + 1 < len(records) else "")
-            for i, r in enumerate(records)
-        ]
-        out.append("]")
+        out.append('"walks": {')
+        walks = lesson["walks"]
+        for w, (kind, records) in enumerate(walks.items()):
+            out.append(f"{json.dumps(kind)}: [")
+            out += [
+                json.dumps(r, ensure_ascii=False) + ("," if i + 1 < len(records) else "")
+                for i, r in enumerate(records)
+            ]
+            out.append("]" + ("," if w + 1 < len(walks) else ""))
+        out.append("}")
         out.append("}" + ("," if n + 1 < len(data["lessons"]) else ""))
     out.append("]")
     out.append("}")
@@ -342,32 +354,50 @@ def perform(controller: LessonController, do: Input) -> None:
         handlers[button]()
 
 
-def walk(controller: LessonController, do: Callable[[Input], None]) -> None:
-    """Walk the lesson as the module docstring says, passing each input to ``do`` (which
+WALKS: Final = ("clean", "tries", "branches")
+"""The walks of each lesson: ``clean``, the expected moves and right answers only (three
+stars); ``tries``, every listed wrong answer and everything else the module docstring lists;
+``branches``, every listed wrong answer again on the branches a step with several expected
+moves opens (its last expected move each time), recorded only for lessons that have such a
+step."""
+
+
+def has_branches(lesson: Lesson) -> bool:
+    return any(len(step.expect) > 1 for step in lesson.steps)
+
+
+def walk(controller: LessonController, do: Callable[[Input], None], kind: str = "tries") -> None:
+    """Walk the lesson the ``kind`` way (:data:`WALKS`), passing each input to ``do`` (which
     performs it)."""
+    tries = kind != "clean"
     tried: set[tuple[int, int]] = set()
-    not_now = seat_card = hinted = shown_all = backed = False
+    # the extras only the "tries" walk makes: each is done once
+    done_extra = {"not_now", "seat_card", "hint", "show_all", "back"} if kind != "tries" else set()
     guard = 0
+
+    def once(extra: str) -> bool:
+        if extra in done_extra:
+            return False
+        done_extra.add(extra)
+        return True
+
     while not controller.completed:
         guard += 1
         assert guard < 400, "the lesson does not end"
         step = controller.step
         assert step is not None
         hand = controller.game.hand(controller.you)
-        if step.kind != "move" and not not_now and hand:
-            not_now = True
+        if step.kind != "move" and hand and once("not_now"):
             do({"click": {"type": "card", "zone": "hand", "id": hand[0].ascii()}})
         shown = sorted(controller.visible_seats())
-        if shown and not seat_card and controller.game.hand(shown[0]):
-            seat_card = True
+        if shown and controller.game.hand(shown[0]) and once("seat_card"):
             card = controller.game.hand(shown[0])[0]
             do({"click": {"type": "card", "zone": "seat", "id": card.ascii()}})
         if step.kind == "move" and not controller.step_done:
-            if not shown_all:
-                shown_all = True
+            if once("show_all"):
                 do({"show_all": True})
                 do({"show_all": False})
-            for number, answer in enumerate(step.wrong):
+            for number, answer in enumerate(step.wrong if tries else ()):
                 if (controller.index, number) in tried:
                     continue
                 tried.add((controller.index, number))
@@ -376,25 +406,28 @@ def walk(controller: LessonController, do: Callable[[Input], None]) -> None:
                 for click in clicks_for(controller, answer.play):
                     check_reachable(controller, click, wrong=True)
                     do({"click": click})
-            if not hinted:
-                hinted = True
+            if once("hint"):
                 do({"panel": "hint"})
-            for click in clicks_for(controller, expected_action(controller, step)):
+            if kind == "branches" and step.expect:
+                legal = set(controller.learner_actions())
+                move = next(a for a in reversed(step.expect) if a in legal)
+            else:
+                move = expected_action(controller, step)
+            for click in clicks_for(controller, move):
                 check_reachable(controller, click)
                 do({"click": click})
         elif step.kind == "question" and not controller.step_done:
-            for number, choice in enumerate(step.choices):
+            for number, choice in enumerate(step.choices if tries else ()):
                 if not choice.correct and (controller.index, number) not in tried:
                     tried.add((controller.index, number))
                     do({"answer": number})
             do({"answer": next(i for i, c in enumerate(step.choices) if c.correct)})
         assert controller.step_done, f"step {controller.index + 1} is not done"
-        if step.kind == "move" and not backed and controller.index > 0:
-            backed = True
+        if step.kind == "move" and controller.index > 0 and once("back"):
             do({"panel": "back"})
             continue
         do({"panel": "next"})
-    if controller.can_free_play():
+    if kind == "tries" and controller.can_free_play():
         _free_play(controller, do)
 
 
@@ -427,9 +460,25 @@ def _free_play(controller: LessonController, do: Callable[[Input], None]) -> Non
 
 
 def record_lesson(lesson: Lesson) -> dict[str, Any]:
-    """Walk ``lesson`` and record every input with what changed after it."""
+    """Walk ``lesson`` each way of :data:`WALKS` that applies and record every input with
+    what changed after it."""
+    cards = _Cards()
+    walks: dict[str, list[dict[str, Any]]] = {}
+    for kind in WALKS:
+        if kind == "branches" and not has_branches(lesson):
+            continue
+        walks[kind] = _record_walk(lesson, kind, cards)
+    return {
+        "id": lesson.id,
+        "source": Path(lesson.source).name,
+        "cards": cards.table,
+        "walks": walks,
+    }
+
+
+def _record_walk(lesson: Lesson, kind: str, cards: _Cards) -> list[dict[str, Any]]:
     controller = new_controller(lesson)
-    log, cards = _LogReader(), _Cards()
+    log = _LogReader()
     records: list[dict[str, Any]] = []
     before: Snapshot = {}
 
@@ -445,37 +494,32 @@ def record_lesson(lesson: Lesson) -> dict[str, Any]:
         perform(controller, step)
         note(step)
 
-    walk(controller, do)
-    return {
-        "id": lesson.id,
-        "source": Path(lesson.source).name,
-        "cards": cards.table,
-        "records": records,
-    }
+    walk(controller, do, kind)
+    return records
 
 
 class Difference(AssertionError):
     """A replayed input showed something else than the transcript."""
 
 
-def replay(lesson: Lesson, transcript: dict[str, Any]) -> Iterator[tuple[int, Input]]:
-    """Play a lesson transcript's inputs on a fresh controller, comparing the whole snapshot
-    after each; raises :class:`Difference` naming the first input and key that differ.
-    Yields ``(number, input)`` after each input that matched."""
+def replay(lesson: Lesson, transcript: dict[str, Any], kind: str) -> Iterator[tuple[int, Input]]:
+    """Play the inputs of a lesson transcript's walk ``kind`` on a fresh controller,
+    comparing the whole snapshot after each; raises :class:`Difference` naming the first
+    input and key that differ. Yields ``(number, input)`` after each input that matched."""
     controller = new_controller(lesson)
     log, cards = _LogReader(), _Cards(transcript["cards"])
-    for number, (do, expected) in enumerate(expand(transcript["records"])):
+    for number, (do, expected) in enumerate(expand(transcript["walks"][kind])):
         if "open" not in do:
             perform(controller, do)
         actual = snapshot(controller, log, cards)
         if actual != expected:
-            raise Difference(_describe(lesson, number, do, expected, actual))
+            raise Difference(_describe(f"{lesson.id}, {kind}", number, do, expected, actual))
         yield number, do
 
 
-def _describe(lesson: Lesson, number: int, do: Input, expected: Snapshot, actual: Snapshot) -> str:
+def _describe(walk: str, number: int, do: Input, expected: Snapshot, actual: Snapshot) -> str:
     keys = sorted(k for k in expected.keys() | actual.keys() if expected.get(k) != actual.get(k))
-    lines = [f"{lesson.id}: input #{number} {json.dumps(do)} differs in {', '.join(keys)}"]
+    lines = [f"{walk} walk: input #{number} {json.dumps(do)} differs in {', '.join(keys)}"]
     for key in keys[:4]:
         lines.append(f"  {key}:")
         lines.append(f"    transcript: {_short(expected.get(key, '<absent>'))}")
@@ -489,3 +533,63 @@ def _describe(lesson: Lesson, number: int, do: Input, expected: Snapshot, actual
 def _short(value: Any, limit: int = 600) -> str:
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --------------------------------------------------------------------------- reading
+
+
+class Transcripts:
+    """The transcript file, read once (the ``transcripts`` fixture in ``tests/conftest.py``
+    serves one per test session): each walk's snapshots, and the games they played."""
+
+    def __init__(self, data: dict[str, Any] | None = None) -> None:
+        data = load() if data is None else data
+        self.lessons: dict[str, dict[str, Any]] = {entry["id"]: entry for entry in data["lessons"]}
+        self._walks: dict[tuple[str, str], list[tuple[Input, Snapshot]]] = {}
+
+    def walks(self, lesson_id: str) -> list[str]:
+        return list(self.lessons[lesson_id]["walks"])
+
+    def walk(self, lesson_id: str, kind: str = "clean") -> list[tuple[Input, Snapshot]]:
+        """Each input of the walk with the whole snapshot after it."""
+        key = (lesson_id, kind)
+        if key not in self._walks:
+            self._walks[key] = list(expand(self.lessons[lesson_id]["walks"][kind]))
+        return self._walks[key]
+
+    def final(self, lesson_id: str, kind: str = "clean") -> Snapshot:
+        return self.walk(lesson_id, kind)[-1][1]
+
+    def game(self, lesson: Lesson, kind: str = "clean") -> Game:
+        """The game the walk ended with: the lesson's position and the actions its last
+        resume state lists, played again through the engine."""
+        game = lesson.start()
+        for action in resume_state(self.final(lesson.id, kind))["actions"]:
+            game.play(Action.parse(action))
+        return game
+
+
+def resume_state(snapshot: Snapshot) -> dict[str, Any]:
+    """The resume state a snapshot holds (its ``resume.*`` keys put together again)."""
+    state: dict[str, Any] = {}
+    lists: dict[str, dict[int, Any]] = {}
+    for key, value in snapshot.items():
+        if not key.startswith("resume."):
+            continue
+        name, *index = key.removeprefix("resume.").split(".")
+        if index:
+            lists.setdefault(name, {})[int(index[0])] = value
+        else:
+            state[name] = value
+    for name, items in lists.items():
+        state[name] = [items[i] for i in sorted(items)]
+    return state
+
+
+def resumed(lesson: Lesson, cards: dict[str, Any], state: dict[str, Any]) -> Snapshot | None:
+    """What a fresh page shows after resuming ``state`` (``None`` when it refuses it), in a
+    transcript's snapshot form (``cards``: that lesson's card table)."""
+    controller = new_controller(lesson)
+    if not controller.resume(state):
+        return None
+    return snapshot(controller, _LogReader(), _Cards(cards))
