@@ -85,6 +85,27 @@ def no_server_language(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("JUPYTER_RUNTIME_DIR", str(tmp_path / "jupyter-runtime"))
 
 
+@pytest.fixture(autouse=True)
+def review_off_unless_under_test(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The play page's end-of-game review asks the judge's search about every decision the
+    learner makes (``PlayController.scoring``): most of the cost of a test that plays a
+    whole game on the page. It is switched off (no decision is scored, the review stays
+    empty) except in tests marked ``review``. (A page served by Voilà, in the browser tests,
+    runs in its own kernel and keeps it.)"""
+    if request.node.get_closest_marker("review") is not None:
+        return
+    from tutorial.game_page import PlayController
+
+    monkeypatch.setattr(
+        PlayController,
+        "scoring",
+        property(lambda _self: False, lambda _self, _on: None, doc="off: tests/conftest.py"),
+        raising=False,
+    )
+
+
 @pytest.fixture(scope="session")
 def transcripts() -> Any:
     """The lesson transcripts (``tests/data/transcripts.json``, :class:`tests.transcript.
@@ -93,3 +114,25 @@ def transcripts() -> Any:
     from tests.transcript import Transcripts
 
     return Transcripts()
+
+
+_FILE_SECONDS: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Add each test's setup, call and teardown time to its file's (on the main process, also
+    for the tests xdist's workers ran)."""
+    path = report.nodeid.split("::", 1)[0]
+    _FILE_SECONDS[path] = _FILE_SECONDS.get(path, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """The ten slowest test files, so that each file's cost can be weighed against what it
+    catches."""
+    if len(_FILE_SECONDS) < 2:
+        return
+    slowest = sorted(_FILE_SECONDS.items(), key=lambda item: -item[1])[:10]
+    total = sum(_FILE_SECONDS.values())
+    terminalreporter.write_sep("-", f"slowest test files (of {total:.0f} s in tests)")
+    for path, seconds in slowest:
+        terminalreporter.write_line(f"{seconds:8.1f} s  {100 * seconds / total:4.1f}%  {path}")

@@ -109,6 +109,10 @@ def loop(monkeypatch: pytest.MonkeyPatch) -> FakeLoop:
 
 
 def paced_game(seed: int, players: int = 2, **kwargs: Any) -> GameApp:
+    """A game whose computer moves are scheduled one by one. Its level is the newcomer's
+    unless asked (the pacing is the same at every level; the default level's search would
+    only make the test slower)."""
+    kwargs.setdefault("level", "newcomer")
     return GameApp(players=players, language="en", seed=seed, pace=PACE, **kwargs)
 
 
@@ -763,6 +767,7 @@ def test_the_review_says_why_in_every_language(lang: str) -> None:
         assert describe_action(action, tr)
 
 
+@pytest.mark.review
 def test_a_game_against_the_computer_ends_with_the_review() -> None:
     app = GameApp(players=2, language="en", seed=11, pace=0, level="newcomer")
     c = app.play

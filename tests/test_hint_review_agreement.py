@@ -143,6 +143,7 @@ def test_the_review_never_blames_the_hints_move() -> None:
     assert review(mistakes, count=len(mistakes))  # the review does list some moves
 
 
+@pytest.mark.review
 def test_a_whole_game_played_by_the_hint_has_nothing_costly() -> None:
     """The play page's Hint and its review (one judge, the page's budget): play the Hint's
     advice at every turn and the review lists nothing."""
