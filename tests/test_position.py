@@ -13,23 +13,21 @@ import pytest
 from durak_core import PRESETS, Action, Card, Game, Phase, Position, PositionError, Rules
 from durak_core.rules import TrumpSwap
 
+from . import corpus
 from .helpers import card, cards, play
 
 
 def random_games(seeds: int, cut: int = 300) -> Iterator[tuple[str, Game]]:
-    """Every position of random games of every preset, each player count it allows."""
+    """Every position (up to ``cut``) of the corpus's first ``seeds`` random games of every
+    preset, each player count it allows."""
     for name in sorted(PRESETS):
-        rules = Rules.preset(name)
-        for players in rules.player_counts():
-            for seed in range(seeds):
-                game = Game.deal(rules, players, seed)
-                rng = random.Random(f"{name}-{players}-{seed}")
-                while len(game.history) < cut:
-                    yield name, game
-                    actions = list(game.legal_actions())
-                    if not actions:
-                        break
-                    game.push(rng.choice(actions))
+        for corpus_game in corpus.games(name):
+            if corpus_game.seed >= seeds:
+                continue
+            for game in corpus.replay(corpus_game):
+                if len(game.history) >= cut:
+                    break
+                yield name, game
 
 
 def test_positions_round_trip_exactly_in_random_games_of_every_preset() -> None:

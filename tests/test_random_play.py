@@ -6,20 +6,17 @@ where allowed.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from functools import cache
 
 import pytest
 
 from durak_core import (
-    PRESETS,
     ActionKind,
     EventKind,
     Game,
     Misdeal,
     MisdealMode,
-    Rules,
     TeamEnd,
     Teams,
     TrumpSwap,
@@ -27,44 +24,12 @@ from durak_core import (
     team_of,
 )
 
+from . import corpus
 from .helpers import check_invariants
 
-SEEDS = 40
-#: Random games end long before this (6-player games take < 1000 actions).
-MAX_ACTIONS = 5000
-
-
-def _configs() -> dict[str, Rules]:
-    configs = {name: preset.rules for name, preset in PRESETS.items()}
-    variants = {
-        "classic+transfer": ("classic", {"transfer": True}),
-        "matsuri+transfer": ("matsuri", {"transfer": True}),
-        "wikipedia+transfer": ("wikipedia", {"transfer": True}),
-        "wikihow_home+ace_only": ("wikihow_home", {"trump_swap": "ace_only"}),
-        "durak_live_vecinos+24": ("durak_live_vecinos", {"deck_size": 24}),
-        "durak_live_vecinos+52": ("durak_live_vecinos", {"deck_size": 52}),
-        "durak_live_todos+24": ("durak_live_todos", {"deck_size": 24}),
-        # issue 12: teams (S0, S2), Flash (S2), the misdeal (S2), 52 cards × 7 (S0)
-        "wikihow_home+2v2": ("wikihow_home", {"teams": "2v2"}),
-        "wikihow_home+3v3": (
-            "wikihow_home",
-            {"teams": "3v3", "team_end": "single_loser", "deck_size": 52},
-        ),
-        "wikipedia+2v2v2": ("wikipedia", {"teams": "2v2v2"}),
-        "wikipedia+pairs": ("wikipedia", {"teams": "2v2", "team_rotation": "individual"}),
-        "wikipedia+flash": ("wikipedia", {"transfer": True, "flash": True}),
-        "wikipedia+misdeal": (
-            "wikipedia",
-            {"misdeal": "four_of_a_suit", "misdeal_mode": "on_request"},
-        ),
-        "wikihow_home+52x7": ("wikihow_home", {"deck_size": 52, "hand_size": 7, "min_players": 5}),
-    }
-    for name, (preset, changes) in variants.items():
-        configs[name] = PRESETS[preset].rules.replace(**changes)
-    return configs
-
-
-CONFIGS = _configs()
+CONFIGS = corpus.CONFIGS
+SEEDS = corpus.SEEDS
+MAX_ACTIONS = corpus.MAX_ACTIONS
 
 
 @dataclass
@@ -118,39 +83,42 @@ def check_outcome(game: Game, universe: list) -> None:
         assert outcome.losers == (durak,)
 
 
+def check_game(corpus_game: corpus.CorpusGame) -> Game:
+    """Replay one game of the corpus with the checks after every action; the game at its end."""
+    universe = make_deck(corpus_game.rules.deck_size)
+    game = corpus_game.deal()
+    check_invariants(game, universe)
+    for action in corpus_game.actions:
+        legal = list(game.legal_actions())
+        assert action in legal, f"{corpus_game}: {action} is not legal at {game!r}"
+        # whose turn it is, found without generating: the same seats, the same first
+        assert game.acting_seats() == sorted({a.seat for a in legal})
+        assert game.current_player() == legal[0].seat
+        game.play(action)
+        check_invariants(game, universe)
+    check_outcome(game, universe)
+    assert game.acting_seats() == [] and game.current_player() is None
+    return game
+
+
 @cache
 def run(config: str) -> Stats:
-    """Play ``SEEDS`` random games per player count of one configuration (cached)."""
-    rules = CONFIGS[config]
-    universe = make_deck(rules.deck_size)
+    """Replay the corpus's random games of one configuration with the checks (cached)."""
     stats = Stats()
-    for players in rules.player_counts():
-        for seed in range(SEEDS):
-            game = Game.deal(rules, players, seed=seed)
-            rng = random.Random(seed)
-            check_invariants(game, universe)
-            steps = 0
-            while game.outcome is None:
-                legal = list(game.legal_actions())
-                assert legal, f"{config} {players}p seed {seed}: stuck at {game!r}"
-                # whose turn it is, found without generating: the same seats, the same first
-                assert game.acting_seats() == sorted({a.seat for a in legal})
-                assert game.current_player() == legal[0].seat
-                action = rng.choice(legal)
-                game.play(action)
-                check_invariants(game, universe)
-                stats.kinds[action.kind] += 1
-                steps += 1
-                assert steps <= MAX_ACTIONS, f"{config} {players}p seed {seed}: no end"
-            check_outcome(game, universe)
-            assert game.acting_seats() == [] and game.current_player() is None
-            stats.games += 1
-            stats.actions += steps
-            stats.longest = max(stats.longest, steps)
-            if game.outcome.is_draw:
-                stats.draws += 1
-            else:
-                stats.duraks_by_players[players] = stats.duraks_by_players.get(players, 0) + 1
+    for corpus_game in corpus.games(config):
+        game = check_game(corpus_game)
+        for action in corpus_game.actions:
+            stats.kinds[action.kind] += 1
+        steps = len(corpus_game.actions)
+        stats.games += 1
+        stats.actions += steps
+        stats.longest = max(stats.longest, steps)
+        assert game.outcome is not None
+        if game.outcome.is_draw:
+            stats.draws += 1
+        else:
+            players = corpus_game.players
+            stats.duraks_by_players[players] = stats.duraks_by_players.get(players, 0) + 1
     return stats
 
 
@@ -174,7 +142,10 @@ def test_random_games_end_properly(config: str) -> None:
         assert stats.kinds[ActionKind.REDEAL] > 0, "nobody asked for a new deal"
     else:
         assert stats.kinds[ActionKind.REDEAL] == 0
-    if rules.trump_swap is not TrumpSwap.OFF:
+    # a swap needs a stock: 36 cards dealt to six players leave none (the dealer keeps the
+    # shown card)
+    stock_left = any(rules.deck_size > n * rules.hand_size for n in rules.player_counts())
+    if rules.trump_swap is not TrumpSwap.OFF and stock_left:
         assert stats.kinds[ActionKind.SWAP] > 0, "the swap is on but nobody swapped"
     else:
         assert stats.kinds[ActionKind.SWAP] == 0
@@ -191,3 +162,12 @@ def test_across_the_run_draws_and_duraks_both_happen() -> None:
     assert total.games > 1000
     assert 0 < total.draws < total.games, f"{total.draws} draws in {total.games} games"
     assert total.longest < MAX_ACTIONS
+
+
+@pytest.mark.parametrize("config", corpus.CIRCLING)
+def test_games_that_go_round_in_circles_end_in_a_draw_by_repetition(config: str) -> None:
+    """Every seat takes whenever it may: with three or four players the same cards come back
+    to the same hands, and the third time a bout starts from the same position the game is a
+    draw (Rules.repetition_limit)."""
+    ends = [check_game(corpus_game).outcome for corpus_game in corpus.games(config, takes=True)]
+    assert any(outcome is not None and outcome.repeated for outcome in ends)

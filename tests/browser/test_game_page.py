@@ -224,6 +224,7 @@ def test_play_on_in_lesson_8_hides_the_hands_and_logs_the_moves(
     browser_log.assert_clean()
 
 
+@pytest.mark.review  # the shadow page in this process scores the learner too
 @pytest.mark.parametrize("lang", SUPPORTED_LANGUAGES)
 def test_a_whole_game_against_the_computer_by_clicking(
     page: Page, browser_log: BrowserLog, lang: str
