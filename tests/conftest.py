@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import os
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -116,23 +117,61 @@ def transcripts() -> Any:
     return Transcripts()
 
 
-_FILE_SECONDS: dict[str, float] = {}
+_FILE_SECONDS: dict[str, list[float]] = {}
+_CPU_START = pytest.StashKey[float]()
+
+
+def _tree_cpu() -> float:
+    """CPU seconds (user + system) of this process and every process under it, alive or
+    reaped: the Voilà server, its kernels, Chromium."""
+    import psutil
+
+    total = 0.0
+    me = psutil.Process()
+    for process in (me, *me.children(recursive=True)):
+        try:
+            times = process.cpu_times()
+        except psutil.Error:  # gone meanwhile
+            continue
+        total += times.user + times.system + times.children_user + times.children_system
+    return total
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Each test's CPU, from its setup to its teardown, whatever process spent it (a kernel
+    started for a page, Chromium drawing it), in the teardown report (xdist passes it on)."""
+    report = yield
+    if call.when == "setup":
+        item.stash[_CPU_START] = _tree_cpu()
+    elif call.when == "teardown" and _CPU_START in item.stash:
+        report.user_properties.append(("cpu", _tree_cpu() - item.stash[_CPU_START]))
+    return report
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
-    """Add each test's setup, call and teardown time to its file's (on the main process, also
-    for the tests xdist's workers ran)."""
+    """Add each test's setup, call and teardown time, and its CPU, to its file's (on the main
+    process, also for the tests xdist's workers ran)."""
     path = report.nodeid.split("::", 1)[0]
-    _FILE_SECONDS[path] = _FILE_SECONDS.get(path, 0.0) + report.duration
+    spent = _FILE_SECONDS.setdefault(path, [0.0, 0.0])
+    spent[0] += report.duration
+    spent[1] += sum(float(v) for k, v in report.user_properties if k == "cpu")
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """The ten slowest test files, so that each file's cost can be weighed against what it
-    catches."""
+    """The ten test files that cost the most CPU (with their time), so that each file's cost
+    can be weighed against what it catches."""
     if len(_FILE_SECONDS) < 2:
         return
-    slowest = sorted(_FILE_SECONDS.items(), key=lambda item: -item[1])[:10]
-    total = sum(_FILE_SECONDS.values())
-    terminalreporter.write_sep("-", f"slowest test files (of {total:.0f} s in tests)")
-    for path, seconds in slowest:
-        terminalreporter.write_line(f"{seconds:8.1f} s  {100 * seconds / total:4.1f}%  {path}")
+    costliest = sorted(_FILE_SECONDS.items(), key=lambda item: -item[1][1])[:10]
+    wall = sum(spent[0] for spent in _FILE_SECONDS.values())
+    cpu = sum(spent[1] for spent in _FILE_SECONDS.values())
+    terminalreporter.write_sep(
+        "-", f"costliest test files: CPU of every process, of {cpu:.0f} s ({wall:.0f} s of tests)"
+    )
+    for path, (seconds, spent) in costliest:
+        terminalreporter.write_line(
+            f"{spent:8.1f} s CPU {100 * spent / max(cpu, 1e-9):5.1f}%  {seconds:7.1f} s  {path}"
+        )
