@@ -7,7 +7,10 @@ The whole state (deal, every move, a match's results) is one sealed token: tampe
 from __future__ import annotations
 
 import base64
+import os
 import random
+import time
+from pathlib import Path
 
 import pytest
 
@@ -132,3 +135,33 @@ def test_a_game_reloaded_after_the_hint_goes_on_with_the_hint_shown() -> None:
     later = GameApp(seed=13, pace=0, language="en")
     assert later.resume(app.resume_state())
     assert later.controller.game.history == app.controller.game.history
+
+
+def test_the_ledger_forgets_games_a_week_old(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ledger's files are pruned now and then (one new game in 200): those older than
+    KEEP_SECONDS go, newer ones stay; a ledger without a folder keeps nothing to prune. (Found
+    by the coverage comparison of issue 33: only chance had ever run the pruning.)"""
+    from tutorial import resume_ledger
+
+    ledger = Ledger(str(tmp_path))
+    old, recent = "a" * 32, "b" * 32
+    ledger.record(old, 3)
+    ledger.record(recent, 5)
+    week = resume_ledger.KEEP_SECONDS
+    os.utime(tmp_path / old, (time.time() - week - 60,) * 2)
+    assert ledger.prune() == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [recent]
+    assert Ledger(str(tmp_path)).latest(old) is None
+    assert Ledger(str(tmp_path)).latest(recent) == 5
+    assert ledger.prune(now=time.time() + week + 60) == 1 and not list(tmp_path.iterdir())
+    assert Ledger(None).prune() == 0
+    assert Ledger(str(tmp_path / "gone")).prune() == 0
+    # a new game prunes when the draw says so; a game seen before never does
+    pruned: list[float | None] = []
+    monkeypatch.setattr(resume_ledger.random, "randrange", lambda _n: 0)
+    monkeypatch.setattr(Ledger, "prune", lambda _self, now=None: pruned.append(now) or 0)
+    ledger.record("c" * 32, 1)
+    ledger.record("c" * 32, 2)
+    assert pruned == [None]
