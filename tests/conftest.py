@@ -162,10 +162,11 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """The ten test files that cost the most CPU (with their time), so that each file's cost
-    can be weighed against what it catches."""
+    can be weighed against what it catches; ``DURAK_COSTLIEST=N`` lists N of them."""
     if len(_FILE_SECONDS) < 2:
         return
-    costliest = sorted(_FILE_SECONDS.items(), key=lambda item: -item[1][1])[:10]
+    shown = int(os.environ.get("DURAK_COSTLIEST", "10"))
+    costliest = sorted(_FILE_SECONDS.items(), key=lambda item: -item[1][1])[:shown]
     wall = sum(spent[0] for spent in _FILE_SECONDS.values())
     cpu = sum(spent[1] for spent in _FILE_SECONDS.values())
     terminalreporter.write_sep(

@@ -105,7 +105,9 @@ def open_page(browser: Any, base_url: str) -> Iterator[Callable[..., Any]]:
         answer: bool = True,
         session: dict[str, str] | None = None,
     ) -> Any:
-        context = browser.new_context(viewport={"width": width, "height": height}, locale=locale)
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, locale=locale, **harness.QUIET
+        )
         contexts.append(context)
         context.route(
             "**/*",

@@ -10,7 +10,7 @@ import pytest
 
 from durak_core import Game, Rules, observe
 from durak_core.bots import DEFAULT_LEVEL, PIMCBot, make_bot, next_seat
-from durak_core.solver import Solver, Value, solve
+from durak_core.solver import Solver, Value
 
 RULES = {"classic": Rules(), "perevodnoy": Rules(transfer=True)}
 
@@ -40,6 +40,7 @@ def test_every_endgame_decision_keeps_the_exact_value(variant: str, level: str, 
             continue
         bot, rng = make_bot(level), random.Random(seed)
         assert isinstance(bot, PIMCBot) and bot.exact
+        judge = Solver()  # one table for the whole endgame, as the bot keeps one
         while game.outcome is None:
             seat = next_seat(game)
             obs = observe(game, seat)
@@ -49,7 +50,7 @@ def test_every_endgame_decision_keeps_the_exact_value(variant: str, level: str, 
             if len(obs.legal) > 1:
                 decisions += 1
                 if within:
-                    exact = solve(game, seat=seat)  # a fresh search of the real position
+                    exact = judge.solve(game, seat=seat)  # a search of the real position
                     assert exact.solved
                     assert exact.keeps_value(choice), (seed, str(choice), exact.action_values)
                     solved += 1

@@ -1090,7 +1090,9 @@ def test_the_flash_and_misdeal_switches_are_playable_on_the_page() -> None:
     flashed = redealt = False
     for seed in range(60):
         if not redealt:
-            app = GameApp(players=3, language="en", seed=seed, pace=0, misdeal=True)
+            app = GameApp(
+                players=3, language="en", seed=seed, pace=0, misdeal=True, level="newcomer"
+            )
             c = app.play
             if c.may_keep_deal():
                 ids = [a["id"] for a in table_view(c)["actions"] if a["enabled"]]
@@ -1099,7 +1101,7 @@ def test_the_flash_and_misdeal_switches_are_playable_on_the_page() -> None:
                 assert Action.redeal(c.you) in c.game.history
                 redealt = True
         if not flashed:
-            app = GameApp(players=3, language="en", seed=seed, pace=0, flash=True)
+            app = GameApp(players=3, language="en", seed=seed, pace=0, flash=True, level="newcomer")
             c = app.play
             c.bot, c.scoring = HeuristicBot(), False  # quick: only the switch is tested
             rng = random.Random(seed)
@@ -1124,7 +1126,9 @@ def test_the_flash_and_misdeal_switches_are_playable_on_the_page() -> None:
 def test_a_new_epaulette_is_announced_in_the_standings() -> None:
     """S2: a durak finished off with a six (the rank his side needed) gets an epaulette."""
     for seed in range(80):
-        app = GameApp(players=2, language="en", seed=seed, pace=0, match="epaulette_ladder")
+        app = GameApp(
+            players=2, language="en", seed=seed, pace=0, match="epaulette_ladder", level="newcomer"
+        )
         c = app.play
         c.bot, c.scoring = HeuristicBot(), False  # quick: only the standings are tested
         finish_game(app, random.Random(seed))

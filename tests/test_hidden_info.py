@@ -159,7 +159,7 @@ def play_to_the_end(app: Any, rng: random.Random) -> int:
 def test_a_whole_free_game_sends_no_hidden_card(watcher: Watcher, players: int, seed: int) -> None:
     from tutorial.game_page import GameApp
 
-    app = GameApp(players=players, language="en", seed=seed)
+    app = GameApp(players=players, language="en", seed=seed, pace=0, level="newcomer")
     watcher.controller = app.controller
     moves = play_to_the_end(app, random.Random(seed))
     assert app.controller.game.outcome is not None and moves > 5
@@ -300,7 +300,7 @@ def test_a_paced_free_game_sends_no_hidden_card(
         "kernel_schedule",
         lambda: lambda _delay, callback: scheduled.append(callback) or _Handle(),
     )
-    app = GameApp(players=3, language="ru", seed=2, pace=0.7)
+    app = GameApp(players=3, language="ru", seed=2, pace=0.7, level="newcomer")
     controller = app.controller
     watcher.controller = controller
     rng = random.Random(2)

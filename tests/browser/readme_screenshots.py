@@ -97,7 +97,10 @@ def take(shots: tuple[Shot, ...], out: Path = DOCS) -> list[Path]:
         for shot in shots:
             width, height = shot.size
             context, _log = new_context(
-                browser, server.url, viewport={"width": width, "height": height}
+                browser,
+                server.url,
+                viewport={"width": width, "height": height},
+                reduced_motion="no-preference",  # as most learners see it
             )
             page = context.new_page()
             open_notebook(page, f"{shot.notebook}.ipynb", shot.lang, **shot.query)

@@ -21,7 +21,7 @@ from tutorial.i18n import translator
 from tutorial.loading_screen import loading_script
 from tutorial.page import overlay_texts
 
-from .harness import BrowserLog, VoilaServer, http_request, open_notebook, screenshot
+from .harness import QUIET, BrowserLog, VoilaServer, http_request, open_notebook, screenshot
 from .test_connection import NOTICE_MS
 
 HEADING = ".durak-site h1"
@@ -258,7 +258,7 @@ def test_the_waiting_screen_speaks_the_page_language(
 ) -> None:
     """Voilà's spinner markup and its update_loading_text, as the page has them, with the
     script in front: the line and the tab title are the learner's, whatever Voilà writes."""
-    context = browser.new_context(locale=locale)
+    context = browser.new_context(locale=locale, **QUIET)
     try:
         page = context.new_page()
         page.route(

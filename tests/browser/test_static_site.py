@@ -38,7 +38,7 @@ from tutorial.i18n import translator
 from tutorial.index_page import notebook_name
 from tutorial.lessons import load_lessons
 
-from .harness import CHROMIUM, CHROMIUM_ARGS, REPO, chromium_missing_reason, screenshot
+from .harness import CHROMIUM, CHROMIUM_ARGS, QUIET, REPO, chromium_missing_reason, screenshot
 from .test_game_page import CLICK_SOMETHING, LOG, RECORDER, TABLE
 from .test_lessons import Walker
 
@@ -134,7 +134,10 @@ def offline(static_site_url: str) -> Iterator[tuple[BrowserContext, Traffic]]:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(OFFLINE_ARGS))
         context = browser.new_context(
-            base_url=static_site_url, viewport={"width": 1280, "height": 800}, locale="es-ES"
+            base_url=static_site_url,
+            viewport={"width": 1280, "height": 800},
+            locale="es-ES",
+            **QUIET,
         )
         traffic = Traffic()
         context.on("request", traffic.on_request)
