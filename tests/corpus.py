@@ -3,7 +3,8 @@
 :data:`CONFIGS` names every rule set the loops cover: every preset of
 :data:`durak_core.PRESETS` (one per source, S0–S4) and the variants their notes offer —
 perevodnoy (S1, S2), the late swap rule, other deck sizes, teams of every shape and rotation
-(S0, S2), Flash (S2), the misdeal on request (S2), 52 cards × 7 (S0). :func:`games` plays
+(S0, S2), Flash (S2), the misdeal on request (S2), 52 cards × 7 (S0), the dealer's left
+leading (S0). :func:`games` plays
 ``SEEDS`` games of a configuration at every player count it allows, a seeded random legal
 action at a time, and keeps each one's actions (cached: a test process plays each game once,
 however many loops read it). :data:`CIRCLING` adds games where every seat takes whenever it
@@ -13,7 +14,9 @@ may: with three or four players the same cards go round the table until the repe
 The loops replay a game with :func:`replay` (the actions through ``Game.play``) and check
 their property at every position: the invariants (``tests/test_random_play.py``), refusals
 without side effects (``tests/test_fuzz.py``), positions that round-trip
-(``tests/test_position.py``).
+(``tests/test_position.py``), what each seat may know (``tests/test_observation.py``),
+iterating while pushing (``tests/test_safe_iteration.py``), read-only views
+(``tests/test_api_views.py``).
 """
 
 from __future__ import annotations
@@ -75,6 +78,8 @@ _VARIANTS: Final[dict[str, tuple[str, dict[str, object]]]] = {
         {"teams": "3v3", "team_rotation": "team_turns"},
     ),
     "wikihow_home+52x7": ("wikihow_home", {"deck_size": 52, "hand_size": 7, "min_players": 5}),
+    # S0's option: the player on the dealer's left leads the first bout
+    "wikihow_home+left_of_dealer": ("wikihow_home", {"first_attacker": "left_of_dealer"}),
 }
 
 

@@ -16,6 +16,7 @@ import pytest
 from durak_core import Action, Card, Game, Outcome, Rules, State, to_record
 from durak_core.state import Phase
 
+from . import corpus
 from .helpers import card
 
 PRESETS = [
@@ -29,13 +30,10 @@ PRESETS = [
 
 
 def random_games(preset: str, players: int, seed: int) -> Iterator[Game]:
-    """The positions of one random game (the same game object, moving on)."""
-    game = Game.deal(Rules.preset(preset), players, seed)
-    rng = random.Random(seed)
-    yield game
-    while game.outcome is None:
-        game.play(rng.choice(list(game.legal_actions())))
-        yield game
+    """The positions of one random game of the corpus (tests/corpus.py; the same game
+    object, moving on)."""
+    [found] = [g for g in corpus.games(preset) if g.players == players and g.seed == seed]
+    return corpus.replay(found)
 
 
 def fingerprint(game: Game) -> tuple[object, ...]:

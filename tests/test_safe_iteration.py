@@ -1,38 +1,41 @@
 """Iterating ``legal_actions()`` while pushing and undoing inside the loop (python-chess's
 ``test_stateful_move_generation_bug``) yields exactly the actions that were legal when the
-iteration started."""
+iteration started. The games are the corpus's (tests/corpus.py): every configuration, the
+first two seeds of each player count, their first 250 positions."""
 
 from __future__ import annotations
 
-import random
+from itertools import islice
 
 import pytest
 
-from durak_core import PRESETS, Game, Rules
+from durak_core import Game, Rules
+
+from . import corpus
+
+SEEDS = 2
+POSITIONS = 250
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
-def test_push_and_undo_inside_the_loop(preset: str) -> None:
-    rules = Rules.preset(preset)
+@pytest.mark.parametrize("config", sorted(corpus.CONFIGS))
+def test_push_and_undo_inside_the_loop(config: str) -> None:
     positions = 0
-    for players in rules.player_counts():
-        for seed in range(8):
-            game = Game.deal(rules, players, seed)
-            rng = random.Random(seed)
-            while game.outcome is None and len(game.history) < 250:
-                expected = list(game.legal_actions())
-                seen = []
-                for action in game.legal_actions():
-                    seen.append(action)
-                    game.push(action)  # the iterator's own state must not follow the game
-                    for reply in list(game.legal_actions())[:2]:
-                        game.push(reply)
-                        game.undo()
+    for corpus_game in corpus.games(config):
+        if corpus_game.seed >= SEEDS:
+            continue
+        for game in islice(corpus.replay(corpus_game), POSITIONS):
+            expected = list(game.legal_actions())
+            seen = []
+            for action in game.legal_actions():
+                seen.append(action)
+                game.push(action)  # the iterator's own state must not follow the game
+                for reply in list(game.legal_actions())[:2]:
+                    game.push(reply)
                     game.undo()
-                assert seen == expected
-                positions += 1
-                game.push(rng.choice(expected))
-    assert positions > 300
+                game.undo()
+            assert seen == expected, corpus_game
+            positions += 1
+    assert positions > 200
 
 
 def test_an_iterator_taken_before_a_push_lists_the_old_position() -> None:
