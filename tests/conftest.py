@@ -112,9 +112,9 @@ def transcripts() -> Any:
     """The lesson transcripts (``tests/data/transcripts.json``, :class:`tests.transcript.
     Transcripts`), read once: tests that need a lesson walked read its walk here instead of
     walking it again."""
-    from tests.transcript import Transcripts
+    from tests.transcript import shared
 
-    return Transcripts()
+    return shared()
 
 
 _FILE_SECONDS: dict[str, list[float]] = {}

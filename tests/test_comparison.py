@@ -16,7 +16,6 @@ S3 Dáme Karty, S4 Durak Live.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import itertools
 import re
 from collections.abc import Mapping, Sequence
@@ -37,7 +36,7 @@ from durak_core import (
     RulesError,
 )
 from durak_core.cards import parse_cards
-from tests.transcript import Transcripts, resume_state
+from tests import transcript
 from tutorial.comparison import (
     Comparison,
     Parting,
@@ -282,18 +281,13 @@ def _compare_steps() -> list[tuple[Lesson, int]]:
     ]
 
 
-@functools.cache
-def _transcripts() -> Transcripts:
-    return Transcripts()
-
-
 def _at_step(lesson: Lesson, index: int, lang: str = "en") -> LessonController:
     """A controller at step ``index`` (0-based) as a learner reaches it by clicks: resumed
     from the clean walk's record (tests/data/transcripts.json) instead of walking again."""
     controller = LessonController(lesson, I18n(lang))
     if index == 0:
         return controller
-    states = [resume_state(after) for _, after in _transcripts().walk(lesson.id, "clean")]
+    states = transcript.shared().states(lesson.id)
     state = next((s for s in states if s["step"] == index), None)  # on arriving there
     assert state is not None, f"{lesson.id}: the clean walk never reaches step {index + 1}"
     assert controller.resume(state), state

@@ -26,7 +26,7 @@ from comm.base_comm import BaseComm
 from durak_core import Card, observe
 from tests.helpers import press
 from tests.lesson_clicks import clicks_for, complete
-from tests.transcript import Transcripts, resume_state
+from tests.transcript import Transcripts
 from tutorial.app import LessonApp
 from tutorial.controller import LessonController
 from tutorial.lesson_view import table_view
@@ -253,7 +253,7 @@ def leaked_ids(state: dict[str, Any], hidden: set[str]) -> set[str]:
 def step_states(transcripts: Transcripts, lesson: Lesson) -> list[dict[str, Any]]:
     """The resume state after every input of a clean walk through ``lesson`` (start, each
     step, end), from the lesson transcripts."""
-    states = [resume_state(after) for _, after in transcripts.walk(lesson.id, "clean")]
+    states = transcripts.states(lesson.id)
     unique = {json.dumps(state, sort_keys=True): state for state in states}
     return list(unique.values())
 

@@ -26,6 +26,7 @@ file; only that script changes it, and a commit that changes it says why.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -557,6 +558,10 @@ class Transcripts:
             self._walks[key] = list(expand(self.lessons[lesson_id]["walks"][kind]))
         return self._walks[key]
 
+    def states(self, lesson_id: str, kind: str = "clean") -> list[dict[str, Any]]:
+        """The resume state after each input of the walk (where a learner's page stood)."""
+        return [resume_state(after) for _, after in self.walk(lesson_id, kind)]
+
     def final(self, lesson_id: str, kind: str = "clean") -> Snapshot:
         return self.walk(lesson_id, kind)[-1][1]
 
@@ -567,6 +572,13 @@ class Transcripts:
         for action in resume_state(self.final(lesson.id, kind))["actions"]:
             game.play(Action.parse(action))
         return game
+
+
+@functools.cache
+def shared() -> Transcripts:
+    """One :class:`Transcripts` per test process: the ``transcripts`` fixture's, and the one
+    module-level helpers read."""
+    return Transcripts()
 
 
 def resume_state(snapshot: Snapshot) -> dict[str, Any]:

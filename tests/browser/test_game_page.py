@@ -239,12 +239,11 @@ def test_a_whole_game_against_the_computer_by_clicking(page: Page, browser_log: 
     options = page.locator(".durak-level select option")
     expect(options).to_have_text([level_name(level, tr) for level in PAGE_LEVELS])
     expect(page.locator(".durak-level select")).to_have_value(level_name("newcomer", tr))
-    if lang == "es":
-        screenshot(page, "play-options-es-1280", full_page=False)
-        page.set_viewport_size({"width": 375, "height": 800})
-        page.locator(".durak-options").scroll_into_view_if_needed()
-        screenshot(page, "play-options-es-375", full_page=False)
-        page.set_viewport_size({"width": 1280, "height": 720})
+    screenshot(page, f"play-options-{lang}-1280", full_page=False)
+    page.set_viewport_size({"width": 375, "height": 800})
+    page.locator(".durak-options").scroll_into_view_if_needed()
+    screenshot(page, f"play-options-{lang}-375", full_page=False)
+    page.set_viewport_size({"width": 1280, "height": 720})
     rng = random.Random(1)
     for _ in range(300):
         expect_log_like_shadow(page, shadow)
