@@ -15,6 +15,7 @@ bout nobody is (S1, S3) — unless draws are off (S0).
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Hashable, Iterator
 
 import pytest
@@ -23,11 +24,12 @@ from durak_core import PRESETS, Action, Game, Rules
 from durak_core.bots import HeuristicBot, RandomBot, next_seat
 from durak_core.observation import observe
 from durak_core.rules import FIELD_NAMES
-from durak_core.solver import (
+from durak_core.solver import (  # _Search: the table's bounds, searched directly
     REPETITION,
     Solution,
     Solver,
     Value,
+    _Search,
     is_solvable,
     position_key,
     seat_to_move,
@@ -521,3 +523,80 @@ def test_a_proven_win_needs_fewer_nodes_than_every_value() -> None:
         wins += cut.value_bounds[0] is Value.WIN
         assert all(full.action_values[a] is Value.WIN for a in cut.candidates)
     assert wins >= 2
+
+
+def _positions(game: Game) -> Iterator[Game]:
+    """Every position reachable from ``game`` (a working copy, each yielded once and left as
+    it was found)."""
+    work = game.copy(undo=True, events=False, history=False)
+    seen: set[Hashable] = set()
+
+    def walk() -> Iterator[Game]:
+        key = position_key(work)
+        if key in seen or work.outcome is not None:
+            return
+        seen.add(key)
+        yield work
+        for action in list(work.legal_actions()):
+            work.push(action)
+            yield from walk()
+            work.undo()
+
+    yield from walk()
+
+
+def test_true_bounds_in_the_table_change_no_value() -> None:
+    """A table entry may be a bound only («at least a draw», «at most a draw»), left by a
+    null-window test or a search cut short. A full-window search that meets one narrows its
+    window to it and must still find the exact value: every position of small podkidnoy
+    endgames (no repetition, so a position's value is its own), given true but loose bounds
+    in the table, is searched to its exact value, and a solve of the endgame finds what a
+    fresh table finds."""
+    rng = random.Random(5)
+    narrowed = 0
+    for game in endgames(Rules(), 5, seed=23, bot="heuristic", max_cards=6):
+        exact: dict[Hashable, int] = {}
+        table: dict[Hashable, tuple[int, int, None]] = {}
+        for work in _positions(game):
+            key = position_key(work)
+            v = exact[key] = int(solve(work, seat=0).value)
+            # no bound, «at least v or a draw», «at most v or a draw»
+            bounds = [(-1, 1), (min(v, 0), max(v, 0) or 1), (min(v, 0) or -1, max(v, 0))]
+            lo, hi = rng.choice(bounds)
+            table[key] = (lo, hi, None)
+            narrowed += lo != -1 or hi != 1
+        for work in _positions(game):
+            search = _Search(work, dict(table), 10**6, 10**6, None, 400, time.perf_counter)
+            assert search.value() == exact[position_key(work)]
+        solver = Solver()
+        solver.solve(game, node_budget=1)  # the game's table (a new game clears it)
+        solver._table.update(table)
+        seeded, fresh = solver.solve(game), solve(game)
+        assert seeded.action_values == fresh.action_values and seeded.value is fresh.value
+    assert narrowed
+
+
+def test_bounds_left_by_cut_solves_change_no_later_value() -> None:
+    """A warm table holds what solves cut short by their node budget found, bounds among it;
+    a later solve on the same table must find what a fresh table finds, at the root and
+    after each of its actions (the order in which the Hint's solver meets an endgame)."""
+    narrowed = 0
+    for rules in (Rules(), Rules(transfer=True)):
+        for game in endgames(rules, 4, seed=31, bot="heuristic", max_cards=10):
+            fresh = solve(game)
+            assert fresh.solved
+            warm = Solver()
+            for budget in (fresh.nodes // 8, fresh.nodes // 4, fresh.nodes // 2):
+                warm.solve(game, node_budget=budget)
+            narrowed += sum(lo != hi for lo, hi, _ in warm._table.values())
+            again = warm.solve(game)
+            assert again.action_values == fresh.action_values
+            assert again.value is fresh.value
+            work = game.copy(events=False, history=False)
+            for action in fresh.action_values:
+                work.push(action)
+                if work.outcome is None:
+                    seat = fresh.seat
+                    assert warm.solve(work, seat=seat).value is solve(work, seat=seat).value
+                work.undo()
+    assert narrowed  # the warm tables did hold bounds, not only exact values
