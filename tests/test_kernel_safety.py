@@ -15,7 +15,7 @@ from jupyter_client.blocking.client import BlockingKernelClient
 from jupyter_client.manager import KernelManager
 
 ROOT = Path(__file__).resolve().parent.parent
-FORGED = 3_000
+FORGED = 1_000
 BASELINE = 200
 TRACED = "(gc.collect(), tracemalloc.get_traced_memory()[0])[1]"  # Python memory in use
 

@@ -17,9 +17,9 @@ from . import corpus
 from .helpers import card, cards, play
 
 
-def random_games(seeds: int, cut: int = 300) -> Iterator[tuple[str, Game]]:
-    """Every position (up to ``cut``) of the corpus's first ``seeds`` random games of every
-    preset, each player count it allows."""
+def random_games(seeds: int, cut: int = 300, every: int = 1) -> Iterator[tuple[str, Game]]:
+    """Every ``every``-th position (up to ``cut``) of the corpus's first ``seeds`` random games
+    of every preset, each player count it allows."""
     for name in sorted(PRESETS):
         for corpus_game in corpus.games(name):
             if corpus_game.seed >= seeds:
@@ -27,14 +27,15 @@ def random_games(seeds: int, cut: int = 300) -> Iterator[tuple[str, Game]]:
             for game in corpus.replay(corpus_game):
                 if len(game.history) >= cut:
                     break
-                yield name, game
+                if len(game.history) % every == 0:
+                    yield name, game
 
 
 def test_positions_round_trip_exactly_in_random_games_of_every_preset() -> None:
     """Property test over thousands of positions: rebuilt from ``position()`` (and from its
     JSON text), the game has the same state and legal actions, and plays on identically."""
     checked = 0
-    for name, game in random_games(4):
+    for name, game in random_games(4, every=2):  # neighbours differ by one action
         position = game.position()
         again = Game.from_position(game.rules, position)
         assert again.state == game.state, (name, game.state.differences(again.state))
@@ -43,7 +44,7 @@ def test_positions_round_trip_exactly_in_random_games_of_every_preset() -> None:
         data = json.loads(json.dumps(position.to_dict()))
         assert Position.from_dict(data, game.rules) == position
         checked += 1
-        if checked % 97 == 0:  # the same future: both play the same random moves to the end
+        if checked % 47 == 0:  # the same future: both play the same random moves to the end
             rng_a, rng_b = random.Random(checked), random.Random(checked)
             mine = game.copy(undo=False)
             while mine.outcome is None and len(mine.history) < len(game.history) + 200:
@@ -54,7 +55,7 @@ def test_positions_round_trip_exactly_in_random_games_of_every_preset() -> None:
                 again.push(b)
                 assert again.state == mine.state
             assert again.outcome == mine.outcome
-    assert checked > 5_000
+    assert checked > 2_500
 
 
 def test_position_is_a_frozen_hashable_value() -> None:

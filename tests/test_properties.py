@@ -136,7 +136,7 @@ def check_legal_actions(game: Game) -> list[Action]:
     return first
 
 
-@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setups())
 def test_every_action_keeps_invariants_and_undoes_exactly(setup: Setup) -> None:
     universe = make_deck(setup.rules.deck_size)
@@ -181,7 +181,7 @@ def test_every_action_keeps_invariants_and_undoes_exactly(setup: Setup) -> None:
     check_legal_actions(game)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(setups(), st.floats(min_value=0.0, max_value=1.0))
 def test_records_replay_to_the_identical_state(setup: Setup, where: float) -> None:
     states: list[State] = []
