@@ -19,6 +19,10 @@ Fixtures (see ``harness.py`` for the helpers ``open_notebook`` and ``screenshot`
 ``page``          a new ``Page`` in that context. If the test fails, a screenshot is saved as
                   ``test-artifacts/screenshots/FAILED-<test>.png`` and the end of the Voilà
                   log is printed with the failure.
+``tab``           a :class:`~tests.browser.harness.SiteTab` the tests of a module share: each
+                  ``tab.show(name, lang)`` changes page inside the tab, on one kernel (a
+                  fresh context after a failed test; the same screenshot and log on failure).
+                  For tests that look at a page, not at how it was loaded.
 
 Every test in this directory, and every test elsewhere that uses ``browser``, is marked
 ``browser``: ``script/test -m "not browser"`` skips them.
@@ -36,6 +40,7 @@ import pytest
 from .harness import (
     ARTIFACTS,
     BrowserLog,
+    SiteTab,
     VoilaServer,
     chromium_missing_reason,
     close_context,
@@ -135,3 +140,19 @@ def page(
         print(f"screenshot: {path}\nlast lines of the Voilà log ({voila_server.log_path}):")
         print(voila_server.log_tail(30))
     page.close()
+
+
+@pytest.fixture(scope="module")
+def _shared_tab(browser: Browser, voila_server: VoilaServer) -> Iterator[SiteTab]:
+    tab = SiteTab(browser, voila_server)
+    yield tab
+    tab.close()
+
+
+@pytest.fixture
+def tab(request: pytest.FixtureRequest, _shared_tab: SiteTab) -> Iterator[SiteTab]:
+    yield _shared_tab
+    if request.node.stash.get(_FAILED, False):
+        print(f"screenshot: {_shared_tab.spoil(request.node.name)}")
+        print(f"last lines of the Voilà log ({_shared_tab.server.log_path}):")
+        print(_shared_tab.server.log_tail(30))

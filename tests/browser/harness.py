@@ -411,6 +411,12 @@ class BrowserLog:
         left = [e for e in self.errors if not any(p.search(e) for p in patterns)]
         assert not left, "browser errors:\n" + "\n".join(left)
 
+    def clear(self) -> None:
+        """Forget what was reported so far (not the kernels): the next test of a shared tab
+        answers only for its own errors."""
+        for entries in (self.console, self.console_errors, self.page_errors, self.blocked):
+            entries.clear()
+
     def watch(self, page: Page) -> None:
         page.on("console", self._on_console)
         page.on("pageerror", lambda error: self.page_errors.append(f"page error: {error}"))
@@ -497,6 +503,82 @@ def open_notebook(
             f"{name}: {failed.first.inner_text()} (the traceback is in the Voilà log)"
         )
     return target
+
+
+#: Back/Forward to the address ``url`` (pushed first): the bridge's ``popstate`` handler asks
+#: the tab's kernel for that page, as it does when a learner goes back. True if it did (the
+#: page is marked as changing); false if the bridge left it to the browser (the same page).
+_GO_IN_TAB = """url => {
+    history.pushState({durak: true}, "", url);
+    dispatchEvent(new PopStateEvent("popstate", {state: {durak: true}}));
+    return document.documentElement.classList.contains("durak-navigating");
+}"""
+
+#: The page changed inside the tab is drawn: its own heading (not ``old``), its language.
+_SHOWN_IN_TAB = """([old, lang]) => {
+    const root = document.documentElement;
+    const heading = document.querySelector(".durak-site h1");
+    return !root.classList.contains("durak-navigating") && root.lang === lang
+        && heading !== null && heading !== old && heading.isConnected;
+}"""
+
+
+@dataclass
+class SiteTab:
+    """One tab for the tests of a module that each show a page of the site and look at it.
+
+    The first :meth:`show` loads its page; the next ones change page inside the tab, the way
+    a learner's Back or a link does (tests/browser/test_site_navigation.py checks that the
+    result is the page a load gives), so one kernel serves them all instead of a page load
+    and a kernel each (a load costs about 3 s of Chromium's CPU and 1 s of a kernel's). A
+    page of the same address in another language is loaded. After a failed test
+    (:meth:`spoil`) the next one starts over in a fresh context."""
+
+    browser: Browser
+    server: VoilaServer
+    context: BrowserContext | None = None
+    log: BrowserLog = field(default_factory=BrowserLog)
+    _page: Page | None = None
+
+    @property
+    def page(self) -> Page:
+        if self._page is None or self._page.is_closed():
+            self.close()
+            self.context, self.log = new_context(self.browser, self.server.url)
+            self._page = self.context.new_page()
+            self._page.set_default_timeout(30_000)
+        return self._page
+
+    def show(self, name: str, lang: str, *, selector: str = FIRST_WIDGET) -> Locator:
+        """Show page ``name`` (``index.ipynb``) in ``lang``; returns its first ``selector``."""
+        page = self.page
+        self.log.clear()
+        path = render_path(name, lang)
+        shown = page.url if page.url.startswith(self.server.url) else ""
+        old = page.query_selector(".durak-site h1") if shown else None
+        if old is None or shown.split("?")[0] == (self.server.url + path).split("?")[0]:
+            return open_notebook(page, name, lang, selector=selector)
+        if not page.evaluate(_GO_IN_TAB, self.server.url + path):
+            return open_notebook(page, name, lang, selector=selector)
+        page.wait_for_function(_SHOWN_IN_TAB, arg=[old, lang], timeout=60_000)
+        target = page.locator(selector).first
+        target.wait_for(state="visible")
+        return target
+
+    def spoil(self, test: str) -> Path | None:
+        """The test ``test`` failed: keep a screenshot of its page (returns the path), and
+        start the next test in a fresh context."""
+        page, self._page = self._page, None
+        if page is None or page.is_closed():
+            return None
+        path = screenshot(page, f"FAILED-{test}")
+        page.close()
+        return path
+
+    def close(self) -> None:
+        if self.context is not None:
+            close_context(self.context, self.log, self.server)
+        self.context, self._page = None, None
 
 
 def screenshot(page: Page, name: str, *, full_page: bool = True) -> Path:

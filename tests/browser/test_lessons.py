@@ -1,5 +1,9 @@
 """Every lesson completed by clicking in Chromium against real Voilà, once.
 
+The walks, the index and the other pages follow each other in one tab, on one kernel, as a
+learner's pages do (the ``tab`` fixture): the first loads, the next ones change page inside
+the tab.
+
 A shadow :class:`LessonController` in the test process walks the same lesson with the same
 clicks; after every click the page must show exactly the message the shadow shows, so the
 browser, the kernel and the controller agree step by step. Each walk also tries a listed
@@ -29,7 +33,7 @@ from tutorial.lesson_view import panel_view, table_view
 from tutorial.lessons import Lesson, load_lessons
 from tutorial.view_model import Click
 
-from .harness import CELL_ERROR, BrowserLog, open_notebook, screenshot
+from .harness import CELL_ERROR, SiteTab, screenshot
 
 LESSONS = load_lessons()
 LANGS = SUPPORTED_LANGUAGES
@@ -111,9 +115,10 @@ def test_the_walks_start_and_switch_in_every_language() -> None:
     ids=[f"{lesson.id}-{lang}-{switch_to}" for lesson, lang, switch_to in WALKS],
 )
 def test_lesson_completes_by_clicking(
-    page: Page, browser_log: BrowserLog, lesson: Lesson, lang: str, switch_to: str
+    tab: SiteTab, lesson: Lesson, lang: str, switch_to: str
 ) -> None:
-    open_notebook(page, notebook_name(lesson), lang, selector=".durak-table .dt-hand")
+    tab.show(notebook_name(lesson), lang, selector=".durak-table .dt-hand")
+    page, browser_log = tab.page, tab.log
     walker = Walker(page, lesson, lang)
     walker.expect_same()
     tried_wrong = tried_choice = switched = False
@@ -154,10 +159,9 @@ def test_lesson_completes_by_clicking(
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_index_lists_every_lesson_with_links(
-    page: Page, browser_log: BrowserLog, lang: str
-) -> None:
-    open_notebook(page, "index.ipynb", lang, selector=".durak-index-item")
+def test_index_lists_every_lesson_with_links(tab: SiteTab, lang: str) -> None:
+    tab.show("index.ipynb", lang, selector=".durak-index-item")
+    page, browser_log = tab.page, tab.log
     items = page.locator(".durak-index-item")
     expect(items).to_have_count(len(LESSONS))
     tr = I18n(lang)
@@ -170,8 +174,9 @@ def test_index_lists_every_lesson_with_links(
 
 
 @pytest.mark.parametrize("name", ["house-rules.ipynb", "play.ipynb"])
-def test_other_pages_render(page: Page, browser_log: BrowserLog, name: str) -> None:
-    open_notebook(page, name, "ru", selector=".durak-lesson")
+def test_other_pages_render(tab: SiteTab, name: str) -> None:
+    tab.show(name, "ru", selector=".durak-lesson")
+    page, browser_log = tab.page, tab.log
     assert CELL_ERROR not in page.content()
     screenshot(page, f"{name}-ru")
     browser_log.assert_clean()
