@@ -151,6 +151,7 @@ def _shared_tab(browser: Browser, voila_server: VoilaServer) -> Iterator[SiteTab
 
 @pytest.fixture
 def tab(request: pytest.FixtureRequest, _shared_tab: SiteTab) -> Iterator[SiteTab]:
+    _shared_tab.begin()
     yield _shared_tab
     if request.node.stash.get(_FAILED, False):
         print(f"screenshot: {_shared_tab.spoil(request.node.name)}")

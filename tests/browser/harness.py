@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote, urlencode
+from urllib.parse import parse_qs, quote, urlencode, urlsplit
 
 if TYPE_CHECKING:
     from playwright.sync_api import (
@@ -73,6 +73,9 @@ CHROMIUM_ARGS: tuple[str, ...] = (
 #: Chromium repaints them every frame in software: 0.26 s of CPU per second a lesson page is
 #: open, against 0.007 s without them (measured on the 2-core CI machine, 2026-12-07).
 QUIET: dict[str, Any] = {"reduced_motion": "reduce"}
+
+#: The window of a new context (a laptop), unless a test asks for another size.
+DEFAULT_VIEWPORT: dict[str, int] = {"width": 1280, "height": 800}
 
 #: What Voilà prints instead of a traceback when a cell fails (``show_tracebacks`` is false).
 CELL_ERROR = "There was an error when executing cell"
@@ -457,7 +460,7 @@ def new_context(
     """A fresh context (own cookies, storage, cache) whose relative URLs go to ``base_url``,
     with outside requests blocked, and the :class:`BrowserLog` that watches its pages. Its
     pages prefer reduced motion (:data:`QUIET`) unless ``reduced_motion`` says otherwise."""
-    options: dict[str, Any] = {"viewport": {"width": 1280, "height": 800}, **QUIET, **kwargs}
+    options: dict[str, Any] = {"viewport": DEFAULT_VIEWPORT, **QUIET, **kwargs}
     context = browser.new_context(base_url=base_url, **options)
     log = BrowserLog()
     log.block_outside_requests(context)
@@ -530,9 +533,10 @@ class SiteTab:
     The first :meth:`show` loads its page; the next ones change page inside the tab, the way
     a learner's Back or a link does (tests/browser/test_site_navigation.py checks that the
     result is the page a load gives), so one kernel serves them all instead of a page load
-    and a kernel each (a load costs about 3 s of Chromium's CPU and 1 s of a kernel's). A
-    page of the same address in another language is loaded. After a failed test
-    (:meth:`spoil`) the next one starts over in a fresh context."""
+    and a kernel each (a load costs about 3 s of Chromium's CPU and 1 s of a kernel's). To
+    show the page already shown (another language, step or presenter mode), the tab goes by
+    another page first, as Back would. After a failed test (:meth:`spoil`) the next one
+    starts over in a fresh context."""
 
     browser: Browser
     server: VoilaServer
@@ -549,21 +553,53 @@ class SiteTab:
             self._page.set_default_timeout(30_000)
         return self._page
 
-    def show(self, name: str, lang: str, *, selector: str = FIRST_WIDGET) -> Locator:
-        """Show page ``name`` (``index.ipynb``) in ``lang``; returns its first ``selector``."""
-        page = self.page
+    def begin(self) -> None:
+        """A test starts: the size of window a new context has, and an empty log."""
+        if self._page is not None and not self._page.is_closed():
+            self._page.set_viewport_size(
+                {"width": DEFAULT_VIEWPORT["width"], "height": DEFAULT_VIEWPORT["height"]}
+            )
         self.log.clear()
-        path = render_path(name, lang)
-        shown = page.url if page.url.startswith(self.server.url) else ""
-        old = page.query_selector(".durak-site h1") if shown else None
-        if old is None or shown.split("?")[0] == (self.server.url + path).split("?")[0]:
-            return open_notebook(page, name, lang, selector=selector)
-        if not page.evaluate(_GO_IN_TAB, self.server.url + path):
-            return open_notebook(page, name, lang, selector=selector)
-        page.wait_for_function(_SHOWN_IN_TAB, arg=[old, lang], timeout=60_000)
+
+    def show(
+        self,
+        name: str,
+        lang: str,
+        *,
+        selector: str = FIRST_WIDGET,
+        step: str | None = None,
+        present: bool = False,
+    ) -> Locator:
+        """Show page ``name`` (``index.ipynb``) in ``lang`` (at ``step``, in presenter mode);
+        returns its first ``selector``."""
+        page = self.page
+        query = {"step": step} if step is not None else {}
+        if present:
+            query["present"] = "1"
+        on_site = page.url.startswith(self.server.url + "/voila/render/")
+        if not on_site or page.query_selector(".durak-site h1") is None:
+            return open_notebook(
+                page,
+                name,
+                lang,
+                selector=selector,
+                timeout=60_000,
+                allow_cell_errors=False,
+                **query,
+            )
+        if page.url.split("?")[0].endswith("/" + quote(name)):
+            self._go(render_path("sources.ipynb" if name == "index.ipynb" else "index.ipynb", lang))
+        self._go(render_path(name, lang, **query))
         target = page.locator(selector).first
         target.wait_for(state="visible")
         return target
+
+    def _go(self, path: str) -> None:
+        page = self.page
+        old = page.query_selector(".durak-site h1")
+        lang = parse_qs(urlsplit(path).query)["lang"][0]
+        assert page.evaluate(_GO_IN_TAB, self.server.url + path), f"{path}: not inside the tab"
+        page.wait_for_function(_SHOWN_IN_TAB, arg=[old, lang], timeout=60_000)
 
     def spoil(self, test: str) -> Path | None:
         """The test ``test`` failed: keep a screenshot of its page (returns the path), and

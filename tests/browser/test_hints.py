@@ -5,23 +5,22 @@ without playing it; in free play the table's Hint button does the same."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from tutorial.index_page import notebook_name
 from tutorial.lesson_view import table_view
 from tutorial.lessons import load_lessons
 
-from .harness import CELL_ERROR, BrowserLog, open_notebook, screenshot
+from .harness import CELL_ERROR, SiteTab, screenshot
 from .test_lessons import Walker
 
 LESSON = next(lesson for lesson in load_lessons() if lesson.id == "beating")
 
 
 @pytest.mark.parametrize("lang", ["es", "ru"])
-def test_the_hint_says_why_and_plays_nothing(
-    page: Page, browser_log: BrowserLog, lang: str
-) -> None:
-    open_notebook(page, notebook_name(LESSON), lang, selector=".durak-table .dt-hand")
+def test_the_hint_says_why_and_plays_nothing(tab: SiteTab, lang: str) -> None:
+    page, browser_log = tab.page, tab.log
+    tab.show(notebook_name(LESSON), lang, selector=".durak-table .dt-hand")
     walker = Walker(page, LESSON, lang)
     shadow = walker.shadow
     while (step := shadow.step) is not None and step.kind != "move":

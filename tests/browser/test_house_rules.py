@@ -16,7 +16,7 @@ from tutorial.house_rules import load_scenarios
 from tutorial.i18n import translator
 from tutorial.names import preset_name
 
-from .harness import BrowserLog, open_notebook, screenshot
+from .harness import BrowserLog, SiteTab, open_notebook, screenshot
 
 PHONE = {"width": 375, "height": 800}
 STORAGE_KEY = "durak-explainer:progress:v1"
@@ -64,11 +64,12 @@ _LAYOUT_JS = """
 """
 
 
-def test_house_rules_in_russian_fits_a_phone(page: Page, browser_log: BrowserLog) -> None:
+def test_house_rules_in_russian_fits_a_phone(tab: SiteTab) -> None:
     """375 px, Russian: nothing wider than the screen, no text cut off, nothing on top of
     anything else; preset names and players' names in Russian (S4's Ana → «Ана»)."""
+    page, browser_log = tab.page, tab.log
     page.set_viewport_size(PHONE)
-    open_notebook(page, "house-rules.ipynb", "ru", selector=".durak-house-table")
+    tab.show("house-rules.ipynb", "ru", selector=".durak-house-table")
     ru = translator("ru")
     expect(page.locator(".durak-house-table")).to_contain_text("Ана ходит")
     expect(page.locator(".durak-house-table")).not_to_contain_text("Ana")
@@ -89,12 +90,11 @@ def test_house_rules_in_russian_fits_a_phone(page: Page, browser_log: BrowserLog
     browser_log.assert_clean()
 
 
-def test_changing_the_situation_shows_a_pair_that_differs(
-    page: Page, browser_log: BrowserLog
-) -> None:
+def test_changing_the_situation_shows_a_pair_that_differs(tab: SiteTab) -> None:
     """«Todos» and «Vecinos» (S4) agree on the sixth card: the page says so and switches to
     the classic rules against Durak Live «Todos», which part ways there (S4's five cards)."""
-    open_notebook(page, "house-rules.ipynb", "es", selector=".durak-house-table")
+    page, browser_log = tab.page, tab.log
+    tab.show("house-rules.ipynb", "es", selector=".durak-house-table")
     es = translator("es")
     ids = [scenario.id for scenario in load_scenarios()]
     page.locator(".durak-house-situation select").select_option(index=ids.index("sixth-card"))
@@ -108,13 +108,12 @@ def test_changing_the_situation_shows_a_pair_that_differs(
     browser_log.assert_clean()
 
 
-def test_a_source_link_opens_the_sources_page_at_that_source(
-    page: Page, browser_log: BrowserLog
-) -> None:
+def test_a_source_link_opens_the_sources_page_at_that_source(tab: SiteTab) -> None:
     """The growing round is S4's example: its link leads to Durak Live on the sources page,
     which scrolls there once drawn."""
+    page, browser_log = tab.page, tab.log
     page.set_viewport_size(PHONE)
-    open_notebook(page, "house-rules.ipynb", "ru", selector=".durak-house-summary a")
+    tab.show("house-rules.ipynb", "ru", selector=".durak-house-summary a")
     page.locator(".durak-house-summary a").click()
     expect(page).to_have_url(re.compile(r"/sources\.ipynb\?lang=ru#s4$"))
     section = page.locator("section#s4")
@@ -128,8 +127,9 @@ def test_a_source_link_opens_the_sources_page_at_that_source(
     browser_log.assert_clean()
 
 
-def test_the_sources_page_opens_from_the_index(page: Page, browser_log: BrowserLog) -> None:
-    open_notebook(page, "index.ipynb", "es", selector=".durak-index-item")
+def test_the_sources_page_opens_from_the_index(tab: SiteTab) -> None:
+    page, browser_log = tab.page, tab.log
+    tab.show("index.ipynb", "es", selector=".durak-index-item")
     es = translator("es")
     page.locator(".durak-index-extra", has_text=es.gettext("Where the rules come from")).click()
     expect(page).to_have_url(re.compile(r"/sources\.ipynb\?lang=es$"))

@@ -9,7 +9,8 @@
 * Keys step through a lesson and ``?step=N`` opens step N; the address follows the page.
 * Finishing lesson 1 by clicking shows the stars, why, and the way on.
 
-Screenshots go to ``test-artifacts/screenshots/layout-*.png``.
+Screenshots go to ``test-artifacts/screenshots/layout-*.png``. The pages follow each other in
+one tab (the ``tab`` fixture): the first is loaded, the next ones are shown inside the tab.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from tests.lesson_clicks import expected_action
 from tutorial.i18n import translator
 from tutorial.lessons import Lesson, load_lessons
 
-from .harness import BrowserLog, open_notebook, screenshot
+from .harness import SiteTab, open_notebook, screenshot
 from .test_lessons import Walker
 
 BY_ID = {lesson.id: lesson for lesson in load_lessons()}
@@ -48,10 +49,11 @@ WRONG = _wrong_moves(BY_ID["growing-round"])
 STEPS = len(BY_ID["growing-round"].steps)
 
 
-def _open_at(page: Page, lang: str, number: int, **query: str) -> Walker:
-    """Lesson 3 at step ``number`` (a deep link), with a shadow controller there too."""
-    open_notebook(page, GROWING, lang, selector=HAND, step=str(number), **query)
-    walker = Walker(page, BY_ID["growing-round"], lang)
+def _open_at(tab: SiteTab, lang: str, number: int, *, present: bool = False) -> Walker:
+    """Lesson 3 at step ``number`` (the address of a deep link, shown in the module's tab),
+    with a shadow controller there too."""
+    tab.show(GROWING, lang, selector=HAND, step=str(number), present=present)
+    walker = Walker(tab.page, BY_ID["growing-round"], lang)
     assert walker.shadow.go_to(number)
     walker.expect_same()
     return walker
@@ -108,14 +110,13 @@ def _contrast(a: str, b: str) -> float:
     return (high + 0.05) / (low + 0.05)
 
 
-def test_task_feedback_next_and_hand_fit_beside_the_table(
-    page: Page, browser_log: BrowserLog
-) -> None:
+def test_task_feedback_next_and_hand_fit_beside_the_table(tab: SiteTab) -> None:
     """Lesson 3 (S4 example 1): a refused move's explanation, then a long Russian task with
     a long answer."""
+    page, browser_log = tab.page, tab.log
     page.set_viewport_size({"width": 1280, "height": 720})
     number, move = WRONG["error"]
-    walker = _open_at(page, "en", number)
+    walker = _open_at(tab, "en", number)
     expect(page.locator(".durak-step")).to_have_text(f"Step {number} of {STEPS}")
     walker.play(move)
     expect(page.locator(".dt-message.kind-error")).to_be_visible()
@@ -134,7 +135,7 @@ def test_task_feedback_next_and_hand_fit_beside_the_table(
     # a long task and a long answer (Russian): the panel scrolls, Next never does
     page.set_viewport_size({"width": 1280, "height": 720})
     number, move = WRONG["detour"]
-    _open_at(page, "ru", number).play(move)
+    _open_at(tab, "ru", number).play(move)
     expect(page.locator(".dt-message.kind-detour")).to_be_visible()
     outside, scrolled = _outside(page, ["button.durak-next", ".dt-message", f"{HAND} .dt-card"])
     assert outside == [] and scrolled == 0, outside
@@ -142,14 +143,15 @@ def test_task_feedback_next_and_hand_fit_beside_the_table(
     browser_log.assert_clean()
 
 
-def test_three_kinds_of_feedback_look_different(page: Page, browser_log: BrowserLog) -> None:
+def test_three_kinds_of_feedback_look_different(tab: SiteTab) -> None:
     """Lesson 3 (S4 example 1): a move the rules refuse, a costly trump, and a sensible
     detour from the example."""
+    page, browser_log = tab.page, tab.log
     en = translator("en")
     seen: dict[str, dict[str, str]] = {}
     assert set(WRONG) == {"error", "costly", "detour"}
     for kind, (number, move) in WRONG.items():
-        _open_at(page, "en", number).play(move)
+        _open_at(tab, "en", number).play(move)
         message = page.locator(f".dt-message.kind-{kind}")
         expect(message).to_be_visible()
         seen[kind] = message.evaluate(
@@ -181,11 +183,10 @@ def test_three_kinds_of_feedback_look_different(page: Page, browser_log: Browser
 
 
 @pytest.mark.parametrize(("name", "step"), [("01-beating.ipynb", "1"), (GROWING, str(STEPS))])
-def test_a_phone_has_no_sideways_scrolling(
-    page: Page, browser_log: BrowserLog, name: str, step: str
-) -> None:
+def test_a_phone_has_no_sideways_scrolling(tab: SiteTab, name: str, step: str) -> None:
+    page, browser_log = tab.page, tab.log
     page.set_viewport_size({"width": 375, "height": 740})
-    open_notebook(page, name, "es", selector=HAND, step=step)
+    tab.show(name, "es", selector=HAND, step=step)
     widths = page.evaluate(
         """() => {
           const scroller = document.getElementById("rendered_cells");
@@ -205,10 +206,11 @@ def test_a_phone_has_no_sideways_scrolling(
     browser_log.assert_clean()
 
 
-def test_presenter_mode_fills_a_projector(page: Page, browser_log: BrowserLog) -> None:
+def test_presenter_mode_fills_a_projector(tab: SiteTab) -> None:
+    page, browser_log = tab.page, tab.log
     page.set_viewport_size({"width": 1920, "height": 1080})
     number, move = WRONG["costly"]
-    _open_at(page, "en", number, present="1").play(move)
+    _open_at(tab, "en", number, present=True).play(move)
     expect(page.locator(".dt-message.kind-costly")).to_be_visible()
     sizes = page.evaluate(
         """() => {
@@ -249,13 +251,14 @@ SEATS_AND_HAND = """() => ({
 
 
 def test_presenter_space_goes_on_whatever_has_focus_and_all_hands_keep_the_seats(
-    page: Page, browser_log: BrowserLog
+    tab: SiteTab,
 ) -> None:
     """N8: in presenter mode Space is the clicker's "next", even after a click on Back or on
     "Show all hands" (which would otherwise take the Space). N9: showing every hand keeps
     the seats in one row, in their order, and the learner's cards readable."""
+    page, browser_log = tab.page, tab.log
     page.set_viewport_size({"width": 1920, "height": 1080})
-    _open_at(page, "en", 2, present="1")
+    _open_at(tab, "en", 2, present=True)
     before = page.evaluate(SEATS_AND_HAND)
     show_all = page.locator(".durak-show-all")
     show_all.click()
@@ -278,9 +281,8 @@ def test_presenter_space_goes_on_whatever_has_focus_and_all_hands_keep_the_seats
     browser_log.assert_clean()
 
 
-def test_keys_step_through_and_a_deep_link_opens_its_step(
-    page: Page, browser_log: BrowserLog
-) -> None:
+def test_keys_step_through_and_a_deep_link_opens_its_step(tab: SiteTab) -> None:
+    page, browser_log = tab.page, tab.log
     lesson = BY_ID["growing-round"]
     # a step that is done on entry, followed by a move step
     first = next(
@@ -288,7 +290,7 @@ def test_keys_step_through_and_a_deep_link_opens_its_step(
         for n in range(2, STEPS)
         if lesson.steps[n - 1].kind in ("say", "auto") and lesson.steps[n].kind == "move"
     )
-    walker = _open_at(page, "en", first)
+    walker = _open_at(tab, "en", first)
     step = page.locator(".durak-step")
     expect(step).to_have_text(f"Step {first} of {STEPS}")
     page.keyboard.press("ArrowRight")
@@ -306,19 +308,18 @@ def test_keys_step_through_and_a_deep_link_opens_its_step(
     page.locator("button.durak-hint").click()
     walker.shadow.hint()
     walker.expect_same()
-    # a deep link to no step opens the first one
+    # a deep link to no step opens the first one (a link: the page is loaded)
     open_notebook(page, GROWING, "en", selector=HAND, step="99")
     expect(step).to_have_text(f"Step 1 of {STEPS}")
     expect(page).not_to_have_url(re.compile(r"step="))
     browser_log.assert_clean()
 
 
-def test_finishing_lesson_1_by_clicks_shows_stars_why_and_the_way_on(
-    page: Page, browser_log: BrowserLog
-) -> None:
+def test_finishing_lesson_1_by_clicks_shows_stars_why_and_the_way_on(tab: SiteTab) -> None:
+    page, browser_log = tab.page, tab.log
     lesson = BY_ID["beating"]
     page.set_viewport_size({"width": 1280, "height": 720})
-    open_notebook(page, "01-beating.ipynb", "en", selector=HAND)
+    tab.show("01-beating.ipynb", "en", selector=HAND)
     walker = Walker(page, lesson, "en")
     while not walker.shadow.completed:
         step = walker.shadow.step

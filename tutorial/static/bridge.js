@@ -606,7 +606,10 @@ function render({ model, el: host }) {
   function onMessage(message) {
     if (!message) return;
     if (message.type === "pong") beat.waitingSince = null;
-    else if (message.type === "shown") pageShown(model);
+    else if (message.type === "shown") {
+      pageShown(model);
+      applyAddress(); // as after a load: ?step= only in presenter mode
+    }
     else if (message.type === "refused") pageRefused(message);
   }
   function onVisibility() {
