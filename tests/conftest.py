@@ -55,9 +55,34 @@ def messages(monkeypatch: pytest.MonkeyPatch, fresh_kept_models: None) -> list[t
     return log
 
 
+#: Test files with a test that uses the ``browser`` fixture (see below).
+_CHROMIUM_FILES: set[Path] = set()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    _CHROMIUM_FILES.clear()
+    _CHROMIUM_FILES.update(
+        item.path for item in items if "browser" in getattr(item, "fixturenames", ())
+    )
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """The browser tests' one Chromium (tests/browser/harness.py ``SHARED_CHROMIUM``) is kept
+    from one of their files to the next, and stopped before a file that has no use for it."""
+    if item.path not in _CHROMIUM_FILES:
+        from tests.browser.harness import SHARED_CHROMIUM
+
+        SHARED_CHROMIUM.stop()
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """On CI (``CI`` set) a skipped test fails the run: a missing Chromium, npm or git must
     not turn browser or catalog tests into silent skips. Locally a skip stays a skip."""
+    if _CHROMIUM_FILES:
+        from tests.browser.harness import SHARED_CHROMIUM
+
+        SHARED_CHROMIUM.stop()
     if not os.environ.get("CI") or exitstatus not in (0, 5):
         return
     reporter = session.config.pluginmanager.get_plugin("terminalreporter")

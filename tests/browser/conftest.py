@@ -11,7 +11,9 @@ Fixtures (see ``harness.py`` for the helpers ``open_notebook`` and ``screenshot`
                   the end of the session.
 ``browser``       (module) Playwright's ``Browser`` (Debian's ``/usr/bin/chromium``); tests using
                   it skip, saying why, when that file is missing. The one Chromium fixture:
-                  tests outside this directory (tests/test_bridge_render.py) import it.
+                  tests outside this directory (tests/test_bridge_render.py) import it. One
+                  Chromium serves the modules a process runs one after another
+                  (``harness.SHARED_CHROMIUM``; stopped before a module without it).
 ``context``       a new ``BrowserContext`` per test, ``base_url`` = the server, outside requests
                   blocked. When it closes, the kernels its pages used are shut down.
 ``browser_log``   the :class:`~tests.browser.harness.BrowserLog` of that context (console errors,
@@ -39,12 +41,12 @@ import pytest
 
 from .harness import (
     ARTIFACTS,
+    SHARED_CHROMIUM,
     BrowserLog,
     SiteTab,
     VoilaServer,
     chromium_missing_reason,
     close_context,
-    launch_chromium,
     new_context,
     screenshot,
 )
@@ -92,20 +94,14 @@ def voila_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[VoilaServ
             shutil.copyfile(log_path, ARTIFACTS / "voila.log")
 
 
-# Module scope, not session: Playwright's sync API refuses to start while another sync
-# Playwright is running in the same thread, and some tests (tests/browser/test_static_site.py)
-# start their own. A launch costs well under a second.
+# Module scope over one Chromium per process (harness.SHARED_CHROMIUM): kept from module to
+# module, stopped by tests/conftest.py before a module that does not use it.
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
+def browser() -> Browser:
     reason = chromium_missing_reason()
     if reason:
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        yield browser
-        browser.close()
+    return SHARED_CHROMIUM.get()
 
 
 @pytest.fixture

@@ -386,6 +386,42 @@ def launch_chromium(playwright: Playwright, **kwargs: Any) -> Browser:
     )
 
 
+class SharedChromium:
+    """One Chromium (and its sync Playwright) for the browser tests of one pytest process,
+    launched on first use and kept from module to module: a launch costs about a second of CPU
+    (Playwright's driver and Chromium's own processes), and a run has some twenty modules that
+    use it. :meth:`stop` ends both before a module that does not use it, since a running sync
+    Playwright leaves its event loop marked as running in the thread (code that paces moves on
+    a running loop would then wait for it) and refuses a second sync Playwright
+    (tests/browser/test_static_site.py starts its own)."""
+
+    def __init__(self) -> None:
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+
+    def get(self) -> Browser:
+        if self._browser is None or not self._browser.is_connected():
+            self.stop()
+            from playwright.sync_api import sync_playwright
+
+            self._playwright = sync_playwright().start()
+            self._browser = launch_chromium(self._playwright)
+        return self._browser
+
+    def stop(self) -> None:
+        browser, playwright = self._browser, self._playwright
+        self._browser, self._playwright = None, None
+        if browser is not None:
+            with contextlib.suppress(Exception):  # a Chromium that died is closed already
+                browser.close()
+        if playwright is not None:
+            playwright.stop()
+
+
+#: The process's one :class:`SharedChromium` (tests/conftest.py stops it between modules).
+SHARED_CHROMIUM = SharedChromium()
+
+
 @dataclass
 class BrowserLog:
     """What a context's pages reported: console messages, uncaught errors, blocked requests."""
