@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 from typing import Any, ClassVar
 
 from jupyter_server.base.handlers import path_regex
@@ -64,10 +65,15 @@ _REPLACED: dict[type, type] = {
 _DROPPED = (TornadoVoilaTreeHandler, VoilaContentsHandler)
 
 
+#: Our page templates (ahead of Voilà's in the template path).
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+
+
 class DurakServer(Voila):  # type: ignore[misc]
     """Voilà standalone with a kernel cap, a page pool and classroom-safe handlers."""
 
     kernel_manager: Any  # set by Voilà's init_settings, then replaced below
+    template_paths: list[str]  # Voilà's trait, set by its setup_template_dirs
 
     description = Unicode("durak_server [OPTIONS] NOTEBOOK_DIRECTORY: the Durak explainer.")
 
@@ -148,6 +154,13 @@ class DurakServer(Voila):  # type: ignore[misc]
     def kernels_per_address(self) -> int:
         """The limit in force on live kernels of one address."""
         return self._with_classroom(self.max_kernels_per_address)
+
+    def setup_template_dirs(self) -> None:
+        """Voilà's template folders, with ours first for its "lab" template: the page without
+        the Font Awesome links to another host (templates/index.html.j2 says why)."""
+        super().setup_template_dirs()
+        if self.voila_configuration.template == "lab":
+            self.template_paths = [str(TEMPLATES), *self.template_paths]
 
     def init_settings(self) -> dict[str, Any]:
         settings: dict[str, Any] = super().init_settings()

@@ -56,7 +56,6 @@ def test_the_layout_lists_every_module(package: str) -> None:
     """CONTRIBUTING.md promises it: each module has its line, none is listed that is gone."""
     folder = README.parent / package
     modules = {p.stem for p in folder.glob("*.py") if p.stem not in ("__init__", "__main__")}
-    folders = {p.name for p in folder.iterdir() if p.is_dir() and (p / "__init__.py").exists()} | (
-        {"lessons"} if package == "tutorial" else set()
-    )
+    # subpackages and data folders (lessons/, static/, templates/) alike
+    folders = {p.name for p in folder.iterdir() if p.is_dir() and p.name != "__pycache__"}
     assert _layout()[package] == modules | folders

@@ -82,9 +82,6 @@ CELL_ERROR = "There was an error when executing cell"
 #: The first widget view on a page (ipywidgets 8 gives every view this class).
 FIRST_WIDGET = ".jupyter-widgets"
 
-#: Voilà's ``lab`` template links Font Awesome from this CDN (the CSS is also bundled in Voilà's
-#: JS, so nothing is lost when it is blocked). Any other outside request is an error.
-KNOWN_EXTERNAL = (re.compile(r"^https://cdn\.jsdelivr\.net/npm/@fortawesome/fontawesome-free@"),)
 #: Console errors the server itself causes, ignored (none: durak_server accepts Voilà's
 #: shutdown beacon, which Voilà alone refused with 403, voila-dashboards/voila#1458).
 KNOWN_CONSOLE_ERRORS: tuple[re.Pattern[str], ...] = ()
@@ -434,14 +431,10 @@ class BrowserLog:
     kernels: list[str] = field(default_factory=list)
 
     @property
-    def unexpected_blocked(self) -> list[str]:
-        return [url for url in self.blocked if not _known_external(url)]
-
-    @property
     def errors(self) -> list[str]:
-        """Everything that should fail a test: console errors, page errors, outside requests
-        other than the known Font Awesome CDN links."""
-        outside = [f"request to another host (blocked): {url}" for url in self.unexpected_blocked]
+        """Everything that should fail a test: console errors, page errors, any request to
+        another host (durak_server's page template asks none; issue 34)."""
+        outside = [f"request to another host (blocked): {url}" for url in self.blocked]
         return [*self.console_errors, *self.page_errors, *outside]
 
     def assert_clean(self, ignore: Sequence[str | re.Pattern[str]] = ()) -> None:
@@ -470,9 +463,7 @@ class BrowserLog:
         source = message.location.get("url", "") if message.location else ""
         line = f"console.{message.type}: {message.text}" + (f" ({source})" if source else "")
         self.console.append(line)
-        if message.type == "error" and not (
-            _known_external(source) or any(p.search(line) for p in KNOWN_CONSOLE_ERRORS)
-        ):
+        if message.type == "error" and not any(p.search(line) for p in KNOWN_CONSOLE_ERRORS):
             self.console_errors.append(line)
 
     def block_outside_requests(self, context: BrowserContext) -> None:
@@ -484,10 +475,6 @@ class BrowserLog:
             route.abort()
 
         context.route(_EXTERNAL_URL, abort)
-
-
-def _known_external(url: str) -> bool:
-    return any(pattern.match(url) for pattern in KNOWN_EXTERNAL)
 
 
 def new_context(

@@ -11,6 +11,9 @@ axe-core comes from the npm registry: ``script/test`` installs the pinned versio
 * Tabbing through each page: every control that takes the keyboard focus shows a ring of its
   own at least 2 px wide whose colour has a contrast of at least 3:1 with what is behind it
   (WCAG 2.4.7 and 1.4.11; the browser's default ``auto`` ring does not count).
+* No page, in any language, asks another host for anything (an offline classroom would see
+  blocked requests and console errors; Voilà's own template links Font Awesome from a CDN,
+  durak_server's does not).
 * A lesson in presenter mode (``?present=1``) at 1920×1080: the same checks.
 * A lesson walked by clicking (the one whose wrong answers show the most kinds of feedback):
   axe runs again after each kind of feedback first appears (a refusal, a detour, a costly
@@ -292,7 +295,8 @@ def test_page_has_no_serious_violation(tab: SiteTab, axe_js: Path, name: str) ->
     """Every page, in every language: axe finds no serious or critical WCAG 2.1 A/AA
     violation and no landmark gap; in the first language, every focus ring is clear. The
     page is shown in the first language (the module's first page is loaded, the next ones
-    follow inside the tab, as a learner's pages do); the others are chosen in its menu."""
+    follow inside the tab, as a learner's pages do); the others are chosen in its menu.
+    Nothing on the way asks another host for anything (the tab blocks and records it)."""
     failures: list[str] = []
     for lang in LANGS:
         where = f"{name}?lang={lang}"
@@ -308,6 +312,8 @@ def test_page_has_no_serious_violation(tab: SiteTab, axe_js: Path, name: str) ->
             problems, visited = focus_ring_problems(page, where)
             assert visited > 0, f"{where}: nothing on the page takes the keyboard focus"
             failures += problems
+    # nothing from another host (issue 34): the first page's load, every page and language
+    failures += [f"{name}: a request to another host: {url}" for url in tab.log.blocked]
     assert not failures, "\n".join(failures)
 
 
