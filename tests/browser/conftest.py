@@ -131,11 +131,14 @@ def page(
     page.set_default_timeout(30_000)
     yield page
     if request.node.stash.get(_FAILED, False) and not page.is_closed():
-        path = screenshot(page, f"FAILED-{request.node.name}")
-        # Shown under "Captured stdout teardown" in the failure report.
-        print(f"screenshot: {path}\nlast lines of the Voilà log ({voila_server.log_path}):")
-        print(voila_server.log_tail(30))
+        _report_failure(screenshot(page, f"FAILED-{request.node.name}"), voila_server)
     page.close()
+
+
+def _report_failure(shot: Path | None, server: VoilaServer) -> None:
+    """Shown under "Captured stdout teardown" in a failed test's report."""
+    print(f"screenshot: {shot}\nlast lines of the Voilà log ({server.log_path}):")
+    print(server.log_tail(30))
 
 
 @pytest.fixture(scope="module")
@@ -150,6 +153,4 @@ def tab(request: pytest.FixtureRequest, _shared_tab: SiteTab) -> Iterator[SiteTa
     _shared_tab.begin()
     yield _shared_tab
     if request.node.stash.get(_FAILED, False):
-        print(f"screenshot: {_shared_tab.spoil(request.node.name)}")
-        print(f"last lines of the Voilà log ({_shared_tab.server.log_path}):")
-        print(_shared_tab.server.log_tail(30))
+        _report_failure(_shared_tab.spoil(request.node.name), _shared_tab.server)

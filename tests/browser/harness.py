@@ -47,6 +47,7 @@ if TYPE_CHECKING:
         Page,
         Playwright,
         Route,
+        ViewportSize,
         WebSocket,
     )
 
@@ -75,7 +76,7 @@ CHROMIUM_ARGS: tuple[str, ...] = (
 QUIET: dict[str, Any] = {"reduced_motion": "reduce"}
 
 #: The window of a new context (a laptop), unless a test asks for another size.
-DEFAULT_VIEWPORT: dict[str, int] = {"width": 1280, "height": 800}
+DEFAULT_VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 
 #: What Voilà prints instead of a traceback when a cell fails (``show_tracebacks`` is false).
 CELL_ERROR = "There was an error when executing cell"
@@ -579,9 +580,7 @@ class SiteTab:
     def begin(self) -> None:
         """A test starts: the size of window a new context has, and an empty log."""
         if self._page is not None and not self._page.is_closed():
-            self._page.set_viewport_size(
-                {"width": DEFAULT_VIEWPORT["width"], "height": DEFAULT_VIEWPORT["height"]}
-            )
+            self._page.set_viewport_size(DEFAULT_VIEWPORT)
         self.log.clear()
 
     def show(
