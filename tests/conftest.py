@@ -12,6 +12,10 @@ import comm
 import pytest
 from comm.base_comm import BaseComm
 
+#: A translation that declines a name given as plain text is an error here, in this process
+#: and in the servers and kernels the tests start (tutorial.i18n.STRICT_ENV).
+os.environ.setdefault("DURAK_STRICT_MESSAGES", "1")
+
 
 class RecordingComm(BaseComm):
     """A comm that keeps every message it would publish, instead of sending it."""

@@ -597,7 +597,7 @@ def test_a_solved_endgame_hint_says_it_exactly() -> None:
     exact = solve(game, seat=0)
     assert exact.keeps_value(advice.action)
     text = explain_hint(advice, translator("en"), players=["You", "Ana"])
-    assert "Every card is known now, and Ana can win against any move of yours" in text
+    assert "Every card is known now, and Ana can make you the durak whatever you play" in text
     assert "deal" not in text  # no sampled deals where nothing is hidden
     # and it names Ana's answer that wins: a best answer, by a fresh solve
     answer = next(f.params["answer"] for f in advice.facts if f.code is FactCode.SOLVED)

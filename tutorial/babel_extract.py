@@ -1,4 +1,5 @@
-"""A Babel extractor for lesson data files (``tutorial/lessons/*.toml``).
+"""Babel extractors: lesson data files (``tutorial/lessons/*.toml``), and Python with the
+gendered variants of :func:`tutorial.people.agree` (:func:`extract_python`, at the end).
 
 Lesson text is extracted like strings in code, so ``pybabel extract`` puts it in the catalog
 and the lesson loader translates it with ``gettext(text)``. Every string value under one of
@@ -26,7 +27,7 @@ import tomllib
 from collections.abc import Collection, Iterator, Mapping
 from typing import IO, Any, Final
 
-__all__ = ["COMMENT_KEY", "TEXT_KEYS", "extract_lessons"]
+__all__ = ["AGREE_CONTEXTS", "COMMENT_KEY", "TEXT_KEYS", "extract_lessons", "extract_python"]
 
 #: Keys whose string values are lesson text for the learner (``players`` holds the names of the
 #: other seats, which are spelled in each language's alphabet: «Ана» in Russian).
@@ -120,3 +121,41 @@ def extract_lessons(
         name = getattr(fileobj, "name", "<lesson file>")
         raise ValueError(f"{name}: not valid TOML: {exc}") from exc
     yield from _walk(document, _keys_option(options), _LineFinder(text))
+
+
+#: The msgctxt of the variants of a message passed to ``tutorial.people.agree`` (kept equal to
+#: ``tutorial.people.GENDER_CONTEXTS``, which a test checks: this module imports nothing of ours
+#: so that pybabel can load it on its own).
+AGREE_CONTEXTS: Final = ("said of a woman", "said of a man")
+
+
+def extract_python(
+    fileobj: IO[bytes],
+    keywords: Mapping[str, Any],
+    comment_tags: Collection[str],
+    options: Mapping[str, Any],
+) -> Iterator[tuple[int, str | None, Any, list[str]]]:
+    """Babel's Python extractor, plus the gendered variants of :func:`tutorial.people.agree`.
+
+    A call ``agree(tr, name, "msgid", …)`` (keyword spec ``agree:3``) stands for three entries:
+    the plain msgid (the name's gender unknown: nothing may agree) and the same msgid under each
+    of :data:`AGREE_CONTEXTS`, yielded as ``pgettext`` calls so that Babel's own keyword spec
+    for ``pgettext`` reads them.
+    """
+    from babel.messages.extract import extract_python as babel_extract_python
+
+    # Babel annotates its results as (lineno, message, comments, context), but its extractors
+    # yield (lineno, funcname, messages, comments), as its method API documents.
+    results: Iterator[Any] = babel_extract_python(
+        fileobj,
+        keywords,
+        comment_tags,
+        options,  # type: ignore[arg-type]
+    )
+    for lineno, funcname, messages, comments in results:
+        yield lineno, funcname, messages, comments
+        if funcname == "agree" and isinstance(messages, tuple) and len(messages) >= 3:
+            msgid = messages[2]
+            if isinstance(msgid, str):
+                for context in AGREE_CONTEXTS:
+                    yield lineno, "pgettext", (context, msgid), list(comments)

@@ -24,6 +24,7 @@ from .lessons import Lesson, Step
 from .move_log import MoveLog
 from .names import action_label, player_name, you_label
 from .opponent import choose
+from .people import seat_name
 from .progress import stored_stars
 from .view_model import Click
 
@@ -171,10 +172,11 @@ class LessonController:
         return self.lesson.you
 
     def names(self, tr: Gettext) -> list[str]:
-        """Seat names in ``tr``'s language: a lesson's names are msgids too («Ана» in
-        Russian), the learner is "You", and an unnamed seat "Player N"."""
+        """Seat names in ``tr``'s language, each a :class:`~tutorial.people.PersonName` that
+        sentences can agree with: a lesson's names are msgids too («Ана» in Russian), the
+        learner is "You", and an unnamed seat "Player N"."""
         return [
-            tr.gettext(name)
+            seat_name(name, tr)
             if name
             else (you_label(tr) if seat == self.you else player_name(seat, tr))
             for seat, name in enumerate(self.lesson.players)

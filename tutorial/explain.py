@@ -15,8 +15,9 @@ parameters filled in); :func:`narrate` tells what happened (every
     'Ана может подкидывать только карты тех достоинств, что уже лежат на столе: 8 или 10.'
 
 The learner is spoken to in the second person, informally ("You…", "Tú…", «Ты…»); anyone else
-in the third person, by name. Names are only ever used in the nominative (Russian names do
-not decline reliably): «Сейчас подкидывает Ана», never «очередь Аны».
+in the third person, by name. A name that is a :class:`~tutorial.people.PersonName` (the pages
+pass them) declines where a translation asks for a case, «Перевести на Диану нельзя»; a plain
+string is taken as a name nobody translated and declines through a noun, «на игрока Маша».
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from durak_core import (
 
 from .i18n import Gettext
 from .names import card_short, cards_list, player_name, rank_symbol, ranks_list, suit_name
+from .people import as_person
 
 __all__ = ["EXPLAINED_REASONS", "NARRATED_EVENTS", "explain", "narrate"]
 
@@ -64,11 +66,12 @@ class _Speaker:
         return seat is not None and seat == self.you
 
     def name(self, seat: int | None) -> str:
-        """A seat's name (nominative), or the default "Player N" when none was given."""
+        """A seat's name, or the default "Player N" when none was given; a name given as plain
+        text declines as a typed one (:func:`~tutorial.people.as_person`)."""
         if seat is None:
             return "?"
         if self.players is not None and 0 <= seat < len(self.players):
-            return self.players[seat]
+            return as_person(self.players[seat], self.tr)
         return player_name(seat, self.tr)
 
     def names(self, seats: Sequence[int]) -> str:

@@ -63,6 +63,7 @@ from .move_log import MoveLog
 from .names import card_short, preset_name, rank_name
 from .opponent import PAGE_LEVELS, judge, page_bot
 from .page import escape, set_shown
+from .people import agree, as_person, seat_name
 from .resume_ledger import GAME_ID, ledger
 from .sealing import RESUME_KEY_ENV, sealed_with_another_key
 from .sealing import seal as seal_deal
@@ -93,6 +94,7 @@ __all__ = [
     "unseal_deal",
 ]
 
+#: The seats the play page names, in order (all of them in tutorial.people.KNOWN_NAMES).
 NAMES = ("Ana", "Bruno", "Diana", "Elena", "Fiodor")
 #: Deals are drawn from 128 bits of the operating system's generator: the shuffle is public
 #: code, and 31 bits (as before) let a learner's script find the deal, every hidden card and
@@ -448,17 +450,17 @@ def review(decisions: list[Mistake], count: int = 3) -> list[Mistake]:
 def _review_exact(values: tuple[str, str], tr: Gettext) -> str:
     if values == ("win", "draw"):
         return tr.gettext(
-            "Every card was known then: the better move wins however the others play, and "
-            "yours only draws."
+            "Every card was known then: the better move would have left the other player the "
+            "durak against any play, and yours only draws."
         )
     if values == ("win", "loss"):
         return tr.gettext(
-            "Every card was known then: the better move wins however the others play, and "
-            "after yours the right play beats you."
+            "Every card was known then: the better move would have left the other player the "
+            "durak against any play, and after yours the right play makes you the durak."
         )
     return tr.gettext(
         "Every card was known then: the better move holds a draw against any play, and "
-        "after yours the right play beats you."
+        "after yours the right play makes you the durak."
     )
 
 
@@ -601,7 +603,7 @@ class PlayController(LessonController):
             return super().names(tr)
         typed = self.typed_names
         return [
-            typed[seat] if seat < len(typed) and typed[seat] else tr.gettext(name)
+            as_person(typed[seat], tr) if seat < len(typed) and typed[seat] else seat_name(name, tr)
             for seat, name in enumerate(self.lesson.players)
         ]
 
@@ -1445,9 +1447,14 @@ class GameApp(LessonApp):
             line = house_rule_description(name, tr)
             html = f"<p class='durak-level-line durak-house-line'>{escape(line)}</p>"
             if name == "teams" and self.teams.value and not hot:
-                partner = tr.gettext(
+                mate = seat_name(NAMES[1], tr)
+                # TRANSLATORS: "partner" agrees with {player} in some languages (es «Tu
+                # compañera es Ana» / «Tu compañero es Bruno»).
+                partner = agree(
+                    tr,
+                    mate,
                     "Your partner is {player}, a computer player at the level you chose.",
-                    player=tr.gettext(NAMES[1]),
+                    player=mate,
                 )
                 html += (
                     "<p class='durak-level-line durak-house-line durak-partner'>"

@@ -42,6 +42,7 @@ from durak_core.solver import Value
 
 from .i18n import Gettext
 from .names import action_label, card_short, player_name, rank_symbol
+from .people import as_person
 
 __all__ = [
     "MAX_SAMPLES",
@@ -620,8 +621,12 @@ def _solved(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None)
     player = _name(_int(p, "seat"), tr, players)
     value, other_value, best = p.get("value"), p.get("other_value"), p.get("best")
     if value == "win":
+        # TRANSLATORS: a solved two-player endgame. Durak has no winner, only a loser: say who
+        # ends up the durak, never who "wins" (locales/GLOSSARY.md).
         text = tr.gettext(
-            "Every card is known now, and this move wins however {player} plays.", player=player
+            "Every card is known now: after this move {player} ends up the durak, however "
+            "{player} plays.",
+            player=player,
         )
     elif value == "draw" and best == "draw":
         text = tr.gettext(
@@ -634,13 +639,14 @@ def _solved(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None)
         )
     elif best == "loss":
         text = tr.gettext(
-            "Every card is known now, and {player} can win against any move of yours; this "
-            "one leaves {player} the most chances to go wrong.",
+            "Every card is known now, and {player} can make you the durak whatever you play; "
+            "this move leaves {player} the most chances to go wrong.",
             player=player,
         )
     else:
         text = tr.gettext(
-            "Every card is known now: after this move {player} can win with the right play.",
+            "Every card is known now: after this move {player} can make you the durak with the "
+            "right play.",
             player=player,
         )
     answer = p.get("answer")
@@ -666,13 +672,15 @@ def _solved(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None)
         then = tr.gettext("{other} does just as well.", other=alternative)
     elif other_value == "loss" and move:
         then = tr.gettext(
-            "{other} would let {player} win: the best answer to it is to {move}.",
+            "{other} would let {player} make you the durak: the best answer to it is to {move}.",
             other=alternative,
             player=player,
             move=move,
         )
     elif other_value == "loss":
-        then = tr.gettext("{other} would let {player} win.", other=alternative, player=player)
+        then = tr.gettext(
+            "{other} would let {player} make you the durak.", other=alternative, player=player
+        )
     elif move:
         then = tr.gettext(
             "{other} would only draw: the best answer to it is to {move}.",
@@ -731,7 +739,7 @@ def _card(tr: Gettext, card: object) -> str:
 
 def _name(seat: int, tr: Gettext, players: Sequence[str] | None) -> str:
     if players is not None and 0 <= seat < len(players):
-        return players[seat]
+        return as_person(players[seat], tr)
     return player_name(seat, tr)
 
 

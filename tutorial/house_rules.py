@@ -37,6 +37,7 @@ from .i18n import N_, Gettext
 from .lessons import LESSON_DIR
 from .names import Term, preset_description, preset_name, term, you_label
 from .page import BridgedPage, escape, set_shown, title_html
+from .people import seat_name
 from .sources_page import PAGE as SOURCES_PAGE
 from .sources_page import page_link, source_link
 
@@ -430,7 +431,7 @@ def _worded(
     scenario: Scenario, comparison: Comparison, tr: Gettext, label_a: str = "", label_b: str = ""
 ) -> ComparisonView:
     """The comparison in ``tr``'s language (the scenario's names are msgids too: «Ана»)."""
-    names = [tr.gettext(n) if n else you_label(tr) for n in scenario.players]
+    names = [seat_name(n, tr) if n else you_label(tr) for n in scenario.players]
     you = scenario.players.index("") if "" in scenario.players else None
     return comparison_view(comparison, tr, names, you, label_a, label_b)
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -341,8 +342,26 @@ class Translator:
         return f"<Translator {self.language}>"
 
 
+#: A name in a case, ``{player.gen}`` (see :mod:`tutorial.people`).
+_NAME_IN_A_CASE: Final = re.compile(r"\{([a-z_]+)\.(?:gen|dat|acc|ins|pre)\}")
+
+#: Set (to anything) to make a name in a case that was given as plain text an error, as the
+#: test suite does; otherwise the sentence shows the name as it was given.
+STRICT_ENV: Final = "DURAK_STRICT_MESSAGES"
+
+
 def _fill(text: str, params: Mapping[str, object]) -> str:
-    return text.format(**params) if params else text
+    if not params:
+        return text
+    try:
+        return text.format(**params)
+    except AttributeError:
+        # a translation declines a name ({player.gen}) that came as plain text, not as a
+        # tutorial.people.PersonName: a caller's slip, so a sentence with the name undeclined
+        # beats no sentence at all (the tests make it an error)
+        if os.environ.get(STRICT_ENV) or not _NAME_IN_A_CASE.search(text):
+            raise
+        return _NAME_IN_A_CASE.sub(r"{\1}", text).format(**params)
 
 
 _CACHE: dict[str, Translator] = {}

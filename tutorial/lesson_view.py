@@ -42,6 +42,7 @@ from .names import (
     suit_name,
     term,
 )
+from .people import agree
 from .progress import stored_stars
 from .view_model import ActionButton, CardView, Message, PairView, SeatView, TableView
 
@@ -408,13 +409,26 @@ def _team_durak_why(ctl: LessonController, tr: Gettext, names: list[str]) -> str
     if len(holding) < 2:
         return ""
     first = outcome.out_order[0]
-    if outcome.durak == ctl.you:
+    if first == ctl.you:
         return tr.gettext(
+            "{player} counts as the durak: of the players still holding cards, {player} sits "
+            "nearest clockwise after you, and you went out first.",
+            player=names[outcome.durak],
+        )
+    if outcome.durak == ctl.you:
+        # TRANSLATORS: "went out first" may agree with {first} (ru «Первой из игры выходит
+        # Ана», «Первым … Бруно»); the variant without a gender must not agree at all.
+        return agree(
+            tr,
+            names[first],
             "You count as the durak: of the players still holding cards, you sit nearest "
             "clockwise after {first}, who went out first.",
             first=names[first],
         )
-    return tr.gettext(
+    # TRANSLATORS: as above, "went out first" may agree with {first}.
+    return agree(
+        tr,
+        names[first],
         "{player} counts as the durak: of the players still holding cards, {player} sits "
         "nearest clockwise after {first}, who went out first.",
         player=names[outcome.durak],

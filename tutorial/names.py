@@ -17,6 +17,7 @@ from enum import StrEnum
 from durak_core import ActionKind, Card, Rank, Suit
 
 from .i18n import Gettext
+from .people import PersonName, default_name
 
 __all__ = [
     "SOURCES",
@@ -178,10 +179,10 @@ def card_count(n: int, tr: Gettext) -> str:
 # --------------------------------------------------------------------------- players and roles
 
 
-def player_name(seat: int, tr: Gettext) -> str:
-    """A default name for a seat, numbered from 1: "Player 2", "Jugador 2", «Игрок 2»."""
-    # TRANSLATORS: default name of a player without a name; {number} counts from 1.
-    return tr.gettext("Player {number}", number=seat + 1)
+def player_name(seat: int, tr: Gettext) -> PersonName:
+    """A default name for a seat, numbered from 1: "Player 2", "Jugador 2", «Игрок 2» (with
+    its gender and case forms: :func:`tutorial.people.default_name`)."""
+    return default_name(seat, tr)
 
 
 def you_label(tr: Gettext) -> str:
