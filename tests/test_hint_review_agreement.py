@@ -18,13 +18,13 @@ from collections.abc import Iterator, Mapping
 
 import pytest
 
-from durak_core import PRESETS, Action, ActionKind, Game, Rules, observe
+from durak_core import PRESETS, Action, ActionKind, Game, Rank, Rules, observe
 from durak_core.bots import Evaluator, make_bot, next_seat
 from durak_core.bots.evaluator import position_text
 from durak_core.solver import Value, solve
 from tutorial.controller import LessonController
 from tutorial.game_page import GameApp, Mistake, review, review_html, score_decision
-from tutorial.hints import FactCode, Hint, explain_hint, hint
+from tutorial.hints import FactCode, Hint, explain_hint, hint, hint_fact
 from tutorial.i18n import SUPPORTED_LANGUAGES, I18n, translator
 from tutorial.lessons import load_lessons
 
@@ -236,16 +236,76 @@ def _reads_well(text: str, advice: Hint, lang: str) -> None:
     assert text.count(move + ".") == 1, text
 
 
-def test_hints_over_whole_games_read_well_in_every_language() -> None:
+def _argues_for_the_advice(advice: Hint, game: Game, seat: int, text: str) -> None:
+    """Every fact of ``advice`` argues for its move, not for another one (issue 34 item 2):
+    each says something about the advised move that the runner-up lacks, or a cost the move
+    avoids; facts of the position alone (the stock, the shortest hand) only come with moves
+    they bear on. ``text``: the hint in English."""
+    action, runner = advice.action, advice.runner_up
+    kind, card = action.kind, action.card
+    trump = game.trump
+    for fact in advice.facts:
+        p, code = fact.params, fact.code
+        if code is FactCode.NEEDS_TRUMPS:
+            # a cost of beating, never "you hold enough to beat" (which argues against taking)
+            n, trumps = int(str(p["n"])), int(str(p["trumps"]))
+            assert kind is ActionKind.TAKE and n > 0, fact
+            said = hint_fact(fact, translator("en"))
+            assert said in text, (said, text)
+            if trumps >= n:
+                assert "spend" in said and "hold." in said, said
+            else:
+                assert ("none" if trumps == 0 else f"only {trumps}") in said, said
+        elif code is FactCode.KEEPS_TRUMP:
+            assert card is not None and card.suit is not trump, fact
+            assert runner is not None and runner.card == p["card"], fact
+        elif code is FactCode.CHEAPEST:
+            assert p["card"] == card, fact
+        elif code is FactCode.RANK_GONE:
+            assert kind is ActionKind.BEAT and card is not None and card.rank == p["rank"]
+        elif code is FactCode.PAIR:
+            assert kind is ActionKind.LEAD and card is not None and card.rank == p["rank"]
+        elif code is FactCode.GOES_OUT:
+            assert card is not None and list(game.hand(seat)) == [card], fact
+        elif code is FactCode.TRANSFER_TO:
+            assert kind in (ActionKind.TRANSFER, ActionKind.FLASH), fact
+        elif code is FactCode.STOCK_LEFT:
+            assert kind in (ActionKind.TAKE, ActionKind.LEAD), fact
+        elif code is FactCode.OUTCOMES:
+            assert p["other"] == runner and p["best"] >= p["second"], fact  # type: ignore[operator]
+        elif code is FactCode.SOLVED:
+            assert VALUE[str(p["value"])] >= VALUE.get(str(p["other_value"]), -1), fact
+        elif code is FactCode.PLAIN_LEAD:
+            assert kind is ActionKind.LEAD and card is not None and p["card"] != card
+            assert card.suit is not trump and card.rank is not Rank.ACE, fact
+        elif code is FactCode.CLEAR_GAIN:
+            assert kind is ActionKind.LEAD and p["card"] == card and runner == p["other"]
+
+
+def test_hints_over_whole_games_read_well_and_argue_for_their_advice() -> None:
     seen = 0
+    kinds: Counter[ActionKind] = Counter()
+    needs: Counter[str] = Counter()
     for _label, game, seat, judge in _decisions():
         advice = hint(observe(game, seat), seat, evaluator=judge)
         for lang in LANGS:
             text = explain_hint(advice, translator(lang), players=["Ana", "Bruno", "Carla"])
             assert "{" not in text and "?" not in text.replace("¿", ""), text
             _reads_well(text, advice, lang)
+            if lang == "en":
+                _argues_for_the_advice(advice, game, seat, text)
+        kinds[advice.action.kind] += 1
+        for f in advice.facts:
+            if f.code is FactCode.NEEDS_TRUMPS:
+                needs["enough" if f.params["trumps"] >= f.params["n"] else "short"] += 1  # type: ignore[operator]
         seen += 1
     assert seen >= 80
+    # every kind of move was advised somewhere in these games, and a take said what beating
+    # would cost (the reviewer's "…at least 1 trump, and you hold 4": tests/test_hints.py
+    # words every case)
+    wanted = {ActionKind.TAKE, ActionKind.BEAT, ActionKind.LEAD, ActionKind.THROW}
+    assert wanted | {ActionKind.PASS, ActionKind.TRANSFER} <= set(kinds), kinds
+    assert needs["enough"], needs
 
 
 def test_rates_are_plural_safe() -> None:

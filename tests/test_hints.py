@@ -38,6 +38,7 @@ from tutorial.hints import (
     describe_action,
     explain_hint,
     hint,
+    hint_fact,
     hint_move,
     samples_for,
 )
@@ -408,7 +409,10 @@ def _every_wording() -> list[Hint]:
             ),
             Fact(FactCode.PAIR, {"rank": Rank.SEVEN, "n": 2}),
             Fact(FactCode.PAIR, {"rank": Rank.SEVEN, "n": 4}),
-            Fact(FactCode.NEEDS_TRUMPS, {"n": 2, "trumps": 2}),
+            *(
+                Fact(FactCode.NEEDS_TRUMPS, {"n": n, "trumps": trumps})
+                for n, trumps in [(2, 0), (3, 1), (2, 2), (1, 4)]
+            ),
             Fact(FactCode.STOCK_LEFT, {"n": 5}),
             Fact(FactCode.FEWEST_CARDS, {"seat": 0, "n": 4}),
             Fact(FactCode.TRANSFER_TO, {"seat": 2}),
@@ -673,3 +677,22 @@ def test_a_lesson_with_every_hand_shown_speaks_of_no_hidden_cards() -> None:
             assert "hidden" not in english and "trial game" not in english, english
             checked += 1
     assert checked >= 5
+
+
+def test_what_beating_would_cost_argues_for_taking() -> None:
+    """Issue 34 item 2: "Take the cards. Beating everything would cost at least 1 trump, and
+    you hold 4." argued for beating. Each case now says what taking saves; "0 trumps" reads
+    as "none"."""
+    en, ru = translator("en"), translator("ru")
+
+    def said(n: int, trumps: int, tr: Translator = en) -> str:
+        return hint_fact(Fact(FactCode.NEEDS_TRUMPS, {"n": n, "trumps": trumps}), tr)
+
+    assert said(2, 0) == "Beating everything would take at least 2 trumps, and you hold none."
+    assert said(3, 1) == "Beating everything would take at least 3 trumps, and you hold only 1."
+    assert said(1, 1) == "Beating everything would spend 1 trump: the only one you hold."
+    assert said(2, 2) == "Beating everything would spend 2 trumps: all you hold."
+    assert said(1, 4) == "Beating everything would spend at least 1 trump of the 4 you hold."
+    assert said(1, 0, ru) == "Чтобы побить всё, нужен хотя бы 1 козырь, а козырей у тебя нет."
+    assert said(2, 5, ru) == "Чтобы побить всё, пришлось бы отдать хотя бы 2 козыря из твоих 5."
+    assert "0" not in said(1, 0, translator("es"))

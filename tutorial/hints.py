@@ -505,12 +505,7 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
             rank=rank_symbol(_rank_param(p), tr),
         )
     if code is FactCode.NEEDS_TRUMPS:
-        return tr.ngettext(
-            "Beating everything would cost at least {n} trump, and you hold {trumps}.",
-            "Beating everything would cost at least {n} trumps, and you hold {trumps}.",
-            _int(p, "n"),
-            trumps=_int(p, "trumps"),
-        )
+        return _needs_trumps(_int(p, "n"), _int(p, "trumps"), tr)
     if code is FactCode.STOCK_LEFT:
         return tr.ngettext(
             "There is still {n} card to draw.", "There are still {n} cards to draw.", _int(p, "n")
@@ -741,6 +736,38 @@ def _name(seat: int, tr: Gettext, players: Sequence[str] | None) -> str:
     if players is not None and 0 <= seat < len(players):
         return as_person(players[seat], tr)
     return player_name(seat, tr)
+
+
+def _needs_trumps(n: int, trumps: int, tr: Gettext) -> str:
+    """Why to take rather than beat: beating everything needs at least ``n`` trumps, and the
+    learner holds ``trumps``. Said as what taking saves: more trumps than the hand has (none,
+    or too few), or the trumps beating would spend (all of them, or ``n`` of them); never as
+    "you hold enough", which would argue for beating."""
+    if trumps == 0:
+        return tr.ngettext(
+            "Beating everything would take at least {n} trump, and you hold none.",
+            "Beating everything would take at least {n} trumps, and you hold none.",
+            n,
+        )
+    if trumps < n:
+        return tr.ngettext(
+            "Beating everything would take at least {n} trump, and you hold only {trumps}.",
+            "Beating everything would take at least {n} trumps, and you hold only {trumps}.",
+            n,
+            trumps=trumps,
+        )
+    if trumps == n:
+        return tr.ngettext(
+            "Beating everything would spend {n} trump: the only one you hold.",
+            "Beating everything would spend {n} trumps: all you hold.",
+            n,
+        )
+    return tr.ngettext(
+        "Beating everything would spend at least {n} trump of the {trumps} you hold.",
+        "Beating everything would spend at least {n} trumps of the {trumps} you hold.",
+        n,
+        trumps=trumps,
+    )
 
 
 def join_sentences(tr: Gettext, first: str, second: str) -> str:
