@@ -218,7 +218,7 @@ def _lesson_player_names() -> set[str]:
 SPANISH_SAME = (
     SAME_AS_ENGLISH | {"{rank} of {suit}", "{option}: {value}.", "{name}"} | _lesson_player_names()
 )
-RUSSIAN_WITHOUT_CYRILLIC = {"{first} {second}", "{rank} of {suit}", "{option}: {value}."}
+RUSSIAN_WITHOUT_CYRILLIC = {"{first} {second}", "{rank} of {suit}", "{option}: {value}.", "{move}"}
 BRANDS = ("wikiHow", "Matsuri", "Wikipedia", "Dáme Karty", "Durak Live")
 
 

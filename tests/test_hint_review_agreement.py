@@ -127,6 +127,13 @@ def test_the_review_never_blames_the_hints_move() -> None:
                 seen["close"] += 1
                 # too close to call for the Hint: the review does not prefer the Hint's move
                 assert other.better != advice.action, (label, advice)
+        if advice.ties:
+            # a tie is said first and the review calls none of its moves costly (item 3)
+            seen["ties"] += 1
+            assert codes[0] is FactCode.TIE and FactCode.CLOSE not in codes
+            for tied in advice.ties:
+                d = score_decision(number, obs, tied, found)
+                assert d.better == tied and d.cost == 0 and review([d]) == [], (label, tied)
             if FactCode.OUTCOMES in codes:
                 seen["outcomes"] += 1
                 assert found.clearly_better(advice.action, advice.runner_up)
@@ -139,7 +146,7 @@ def test_the_review_never_blames_the_hints_move() -> None:
             seen["answers"] += len(found.answers)
         seen["positions"] += 1
     assert seen["positions"] >= 80, seen
-    assert seen["solved"] and seen["close"] and seen["outcomes"] and seen["answers"], seen
+    assert seen["solved"] and seen["ties"] and seen["outcomes"] and seen["answers"], seen
     assert review(mistakes, count=len(mistakes))  # the review does list some moves
 
 
@@ -193,6 +200,8 @@ def test_every_lesson_hint_advises_the_steps_move_and_rates_nothing_above_it(see
             assert advice is not None and advice.action in expected, (lesson.id, index)
             costly = {w.play for w in step.wrong if w.feedback == "costly"}
             assert advice.action not in costly
+            # a tie names only the step's moves, none of them costly (issue 34 item 3)
+            assert set(advice.ties) <= set(expected) and not set(advice.ties) & costly
             # compared only with the step's other moves, never rated below one
             if advice.runner_up is not None and len(expected) > 1:
                 assert advice.runner_up in expected, (lesson.id, index, advice)
@@ -222,7 +231,7 @@ def _reads_well(text: str, advice: Hint, lang: str) -> None:
     hidden = any(
         f.params.get("hidden")
         for f in advice.facts
-        if f.code in (FactCode.OUTCOMES, FactCode.CLOSE)
+        if f.code in (FactCode.OUTCOMES, FactCode.CLOSE, FactCode.TIE)
     )
     assert (_HIDDEN[lang] in text) == hidden, text
     if hidden:
@@ -256,9 +265,12 @@ def _argues_for_the_advice(advice: Hint, game: Game, seat: int, text: str) -> No
                 assert "spend" in said and "hold." in said, said
             else:
                 assert ("none" if trumps == 0 else f"only {trumps}") in said, said
-        elif code is FactCode.KEEPS_TRUMP:
+        elif code is FactCode.TIE:  # said first, naming the advice and every tied move
+            assert advice.facts[0] is fact and p["moves"] == advice.moves(), fact
+        elif code is FactCode.KEEPS_TRUMP:  # the alternative (a tied one) spends the trump
+            other = advice.ties[0] if p.get("tied") else runner
             assert card is not None and card.suit is not trump, fact
-            assert runner is not None and runner.card == p["card"], fact
+            assert other is not None and other.card == p["card"], fact
         elif code is FactCode.CHEAPEST:
             assert p["card"] == card, fact
         elif code is FactCode.RANK_GONE:

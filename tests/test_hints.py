@@ -38,6 +38,7 @@ from tutorial.hints import (
     describe_action,
     explain_hint,
     hint,
+    hint_alternative,
     hint_fact,
     hint_move,
     samples_for,
@@ -122,7 +123,10 @@ def check_fact(game: Game, seat: int, advice: Hint, fact: Fact) -> None:
         kept = p["card"]
         assert isinstance(kept, Card) and action.card is not None
         assert action.card.suit is not trump and kept.suit is trump and kept in hand
-        assert advice.runner_up is not None and advice.runner_up.card == kept
+        if p.get("tied"):  # a rule of thumb against a tied move that spends the trump
+            assert p["move"] == action.card and advice.ties[0].card == kept
+        else:
+            assert advice.runner_up is not None and advice.runner_up.card == kept
     elif code is FactCode.CHEAPEST:
         assert p["card"] == action.card and action.card is not None
         same = [
@@ -168,7 +172,7 @@ def check_fact(game: Game, seat: int, advice: Hint, fact: Fact) -> None:
         assert len(s.stock) == 0
         others = [len(h) for i, h in enumerate(s.hands) if i != seat and s.active[i] and h]
         assert p["n"] == len(s.hands[p["seat"]]) == min(others)  # type: ignore[index]
-        assert p["seat"] != seat
+        assert p["seat"] != seat and p["n"] < game.rules.hand_size  # type: ignore[operator]
     elif code is FactCode.TRANSFER_TO:
         assert action.kind is ActionKind.TRANSFER
         after = game.copy()
@@ -193,6 +197,21 @@ def check_fact(game: Game, seat: int, advice: Hint, fact: Fact) -> None:
         assert p["samples"] == advice.samples == found.samples
         assert p["hidden"] == (hidden_cards(observe(game, seat)) > 0)
         assert found.close(action, runner) or not p["hidden"]
+    elif code is FactCode.TIE:
+        # said first; every move it names is too close to call with the advice, of the same
+        # exact value when solved, and the review finds nothing clearly better than it
+        found = judged(game, seat, advice)
+        moves = p["moves"]
+        assert advice.facts[0] is fact and moves == advice.moves() and len(advice.ties) >= 1
+        for other in advice.ties:
+            assert found.close(action, other), (action, other)
+        if found.exact is not None:
+            assert p["samples"] == 0 and len({found.exact[m] for m in advice.moves()}) == 1
+        else:
+            assert p["samples"] == advice.samples == found.samples
+            assert p["hidden"] == (hidden_cards(observe(game, seat)) > 0)
+        assert FactCode.CLOSE not in advice.codes()
+        assert all(f.params.get("tied") for f in advice.facts if f.code is FactCode.OUTCOMES)
     elif code in (FactCode.PLAIN_LEAD, FactCode.CLEAR_GAIN):
         fancy = p["card"]
         assert isinstance(fancy, Card) and action.card is not None and len(s.stock) > 0
@@ -221,6 +240,9 @@ def check_fact(game: Game, seat: int, advice: Hint, fact: Fact) -> None:
         if advice.runner_up is not None:
             assert exact.action_values[advice.runner_up] == words[str(p["other_value"])]
         assert p["seat"] != seat and not game.state.stock
+        assert bool(p.get("tied")) == bool(advice.ties)  # a tie said the value already
+        if advice.ties:
+            assert p.get("answer") is None and advice.runner_up not in advice.ties
     else:  # pragma: no cover - a new code needs its check here
         raise AssertionError(f"no check for {code}")
 
@@ -271,11 +293,18 @@ def test_every_fact_holds_in_the_engines_position() -> None:
             assert scores[advice.action] == advice.score
             if FactCode.PLAIN_LEAD in advice.codes():
                 assert found.better_than(advice.action) is None
-                assert advice.runner_up == found.ranked()[0]
+                # the fancy lead it was weighed against: tied with it, or the runner-up
+                fancy = found.ranked()[0]
+                assert fancy in advice.ties or advice.runner_up == fancy
             elif FactCode.CLEAR_GAIN not in advice.codes():
                 assert scores[advice.action] == max(scores.values())
                 others = [v for a, v in scores.items() if a != advice.action]
-                assert scores[advice.runner_up] == max(others) == advice.runner_score
+                if advice.ties:  # the best move the advice does clearly better than
+                    assert found.clearly_better(advice.action, advice.runner_up)
+                    assert advice.runner_score == scores[advice.runner_up]
+                    assert scores[advice.ties[0]] == max(others)
+                else:
+                    assert scores[advice.runner_up] == max(others) == advice.runner_score
         for fact in advice.facts:
             try:
                 check_fact(game, seat, advice, fact)
@@ -483,8 +512,45 @@ def _every_wording() -> list[Hint]:
             for m in moves
         ]
     )
+    # ties (issue 34 item 3): trial games, played out, solved; a long list; tie-breakers
+    tied = [
+        Fact(FactCode.TIE, {"moves": tuple(moves[:k]), "samples": n, "hidden": h})
+        for k, n, h in [(2, 1, True), (3, 24, True), (2, 1, False), (len(moves), 24, True)]
+    ] + [
+        Fact(FactCode.TIE, {"moves": tuple(moves[:2]), "samples": 0, "value": v, "seat": 0})
+        for v in ("win", "draw", "loss")
+    ]
+    tied += [
+        Fact(FactCode.KEEPS_TRUMP, {"card": c("6S"), "move": c("JH"), "tied": True}),
+        Fact(FactCode.CHEAPEST, {"card": c("JH"), "tied": True}),
+        Fact(FactCode.PAIR, {"rank": Rank.SEVEN, "n": 3, "card": c("7C"), "tied": True}),
+        Fact(
+            FactCode.OUTCOMES,
+            {
+                "samples": 24,
+                "best": 0.6,
+                "other": moves[5],
+                "second": 0.2,
+                "hidden": True,
+                "tied": True,
+            },
+        ),
+        Fact(FactCode.PLAIN_LEAD, {"card": c("AH"), "trump": False, "tied": True}),
+        Fact(
+            FactCode.SOLVED,
+            {
+                "value": "win",
+                "best": "win",
+                "other": moves[4],
+                "other_value": "loss",
+                "seat": 0,
+                "tied": True,
+            },
+        ),
+    ]
     hints = [Hint(1, m, 0.7, moves[0], 0.4, 21, ()) for m in moves]
     hints.append(Hint(1, beat, 0.7, moves[0], 0.4, 21, tuple(facts)))
+    hints.append(Hint(1, moves[0], 0.5, moves[1], 0.5, 24, tuple(tied), tuple(moves[1:])))
     return hints
 
 
@@ -545,15 +611,16 @@ def test_free_play_offers_a_hint_that_plays_nothing() -> None:
     assert ctl.message is not None and ctl.message[0] == "hint"
     advice = ctl.advice
     assert advice is not None and ctl.game.is_legal(advice.action)
-    assert ctl.hint_action() == advice.action
+    assert ctl.hint_actions()[0] == advice.action
     view = table_view(ctl)
     assert view["message"] is not None and view["message"]["kind"] == "hint"
     assert view["message"]["label"] == "Hint"
-    if advice.action.card is not None and advice.action.kind is not ActionKind.SWAP:
-        marks = {c["id"]: c.get("mark") for c in view["hand"]}
-        assert marks[advice.action.card.ascii()] == "hint"
-    else:
-        assert any(b.get("hint") for b in view["actions"])
+    marks = {c["id"]: c.get("mark") for c in view["hand"]}
+    for move in advice.moves():  # the advice and every move tied with it (issue 34 item 3)
+        if move.card is not None and move.kind is not ActionKind.SWAP:
+            assert marks[move.card.ascii()] == "hint", move
+        else:
+            assert any(b.get("hint") and b["id"] == move.kind.value for b in view["actions"])
     for lang in LANGS:
         assert ctl.message[1](translator(lang))
     assert ctl.hints_used == 0  # free play keeps no stars
@@ -561,7 +628,7 @@ def test_free_play_offers_a_hint_that_plays_nothing() -> None:
     ctl.hint()
     assert ctl.advice is advice
     ctl._try(advice.action)
-    assert len(ctl.game.history) > played and ctl.hint_action() != advice.action
+    assert len(ctl.game.history) > played and advice.action not in ctl.hint_actions()
 
 
 def test_every_lesson_move_step_gets_a_hint_among_its_moves() -> None:
@@ -579,38 +646,61 @@ def test_every_lesson_move_step_gets_a_hint_among_its_moves() -> None:
             advice = ctl.advice
             assert advice is not None, (lesson.id, index)
             assert ctl._expected(step, advice.action), (lesson.id, index, advice.action)
-            assert ctl.hint_action() == advice.action
+            assert ctl.hint_actions()[0] == advice.action
             assert ctl.message is not None and ctl.message[0] == "hint"
             assert ctl.message[1](ctl.i18n)
             hinted += 1
     assert hinted >= 10
 
 
-def test_a_solved_endgame_hint_says_it_exactly() -> None:
-    """issue 18 items 4-5: once the stock is empty with two players every card is known;
-    the hint then says what the move leads to against best play, not sampled deals."""
+def _endgame(hands: list[str]) -> Game:
+    """Two players, the stock used up: every card not in a hand is in the discard pile."""
     from durak_core.cards import make_deck
 
-    rest = [str(c) for c in make_deck(36) if str(c) not in ("7C", "9C", "8C", "10C")]
-    game = Game.from_position(
-        Rules(), ["7C 9C", "8C 10C"], trump="S", attacker=0, discard=" ".join(rest)
-    )
+    held = {c for hand in hands for c in hand.split()}
+    rest = [str(c) for c in make_deck(36) if str(c) not in held]
+    return Game.from_position(Rules(), hands, trump="S", attacker=0, discard=" ".join(rest))
+
+
+def test_a_solved_endgame_hint_says_it_exactly() -> None:
+    """issue 18 items 4-5: once the stock is empty with two players every card is known;
+    the hint then says what the move leads to against best play, not sampled deals, and
+    names the other player's best answer to it."""
+    game = _endgame(["AC 7H", "6H KS"])
     advice = hint(game, 0, random.Random(0))
     assert FactCode.SOLVED in advice.codes() and FactCode.OUTCOMES not in advice.codes()
-    assert advice.samples == 0
+    assert advice.samples == 0 and not advice.ties
     exact = solve(game, seat=0)
     assert exact.keeps_value(advice.action)
     text = explain_hint(advice, translator("en"), players=["You", "Ana"])
-    assert "Every card is known now, and Ana can make you the durak whatever you play" in text
+    assert text.startswith(hint_move(advice.action, translator("en")))
+    assert "with the best play on both sides this move ends in a draw" in text
     assert "deal" not in text  # no sampled deals where nothing is hidden
-    # and it names Ana's answer that wins: a best answer, by a fresh solve
+    # and it names Ana's answer: a best answer, by a fresh solve
     answer = next(f.params["answer"] for f in advice.facts if f.code is FactCode.SOLVED)
     assert isinstance(answer, Action) and answer.seat == 1
     assert f"Ana's best answer to it is to {describe_action(answer, translator('en'))}." in text
     after = game.copy()
     after.play(advice.action)
     after.play(answer)
-    assert solve(after, seat=0).value is Value.LOSS
+    assert solve(after, seat=0).value is Value.DRAW
+
+
+def test_moves_of_the_same_exact_value_are_said_as_a_tie() -> None:
+    """issue 34 item 3: where every move loses against best play, none is "the" move: the
+    hint says first that they come to the same, names each, and the table would mark each."""
+    game = _endgame(["7C 9C", "8C 10C"])
+    advice = hint(game, 0, random.Random(0))
+    assert advice.codes()[0] is FactCode.TIE and advice.samples == 0
+    exact = solve(game, seat=0)
+    assert set(advice.moves()) == set(game.legal_actions().for_seat(0))
+    assert {exact.action_values[m] for m in advice.moves()} == {-1}
+    en = translator("en")
+    text = explain_hint(advice, en, players=["You", "Ana"])
+    assert text.startswith("Every card is known now, and these moves come to the same: ")
+    assert "attacking with 7♣ and attacking with 9♣" in text
+    assert "After any of them Ana can make you the durak with the right play." in text
+    assert hint_move(advice.action, en) not in text  # no move is "the" move
 
 
 def test_a_hint_after_the_steps_own_instruction_does_not_repeat_it() -> None:
@@ -623,7 +713,9 @@ def test_a_hint_after_the_steps_own_instruction_does_not_repeat_it() -> None:
         full = explain_hint(advice, tr, players=["You", "Ana"])
         short = explain_hint(advice, tr, players=["You", "Ana"], instructed=True)
         move = explain_hint(Hint(0, advice.action, 1.0, None, None, 0, ()), tr)
-        assert full.startswith(move) and move not in short and short and full.endswith(short)
+        assert move not in short and short and full.endswith(short)
+        # a tie names no move as "the" move, instructed or not (issue 34 item 3)
+        assert full.startswith(move) if not advice.ties else full == short
 
 
 def test_a_lesson_hint_that_names_the_move_is_followed_by_why_not_the_move_again() -> None:
@@ -645,6 +737,11 @@ def test_a_lesson_hint_that_names_the_move_is_followed_by_why_not_the_move_again
             if step.hint.startswith(("Click ", "Lead ")):
                 instructed += 1
                 assert move not in text, (lesson.id, index, text)
+            elif ctl.advice.ties:  # said as a tie: every move it names, none as "the" move
+                plain += 1
+                assert move not in text, (lesson.id, index, text)
+                for tied in ctl.advice.moves()[:3]:
+                    assert hint_alternative(tied, ctl.i18n) in text, (lesson.id, index, text)
             else:
                 plain += 1
                 assert move in text, (lesson.id, index, text)

@@ -129,7 +129,7 @@ def test_a_game_reloaded_after_the_hint_goes_on_with_the_hint_shown() -> None:
     shown = again.controller.message
     # (the page's judge is seeded per page, so a close call may name another move)
     assert shown is not None and shown[0] == "hint"
-    assert again.controller.hint_action() is not None
+    assert again.controller.hint_actions()
     assert again.controller.game.history == app.controller.game.history
     _play_some(app, 1)  # a move: the advice was for the position before it
     later = GameApp(seed=13, pace=0, language="en")

@@ -1060,21 +1060,23 @@ class LessonController:
             return []
         return [a for a in self.game.legal_actions() if a.seat == self.you]
 
-    def hint_action(self) -> Action | None:
-        """The move the shown hint points at (highlighted on the table), if any."""
+    def hint_actions(self) -> tuple[Action, ...]:
+        """The moves the shown hint points at (highlighted on the table): the advice and the
+        moves too close to call with it, or the step's move; none when no hint shows."""
         if (
             self.hint_shown
             and self.advice is not None
             and self._advice_at[:2] == (len(self.game.history), self.free_play)
             and self._accepting_moves()
         ):
-            return self.advice.action
+            return self.advice.moves()
         step = self.step
         if not self.hint_shown or step is None or step.kind != "move" or self.free_play:
-            return None
+            return ()
         if step.expect:
-            return step.expect[0]
-        return next((a for a in self.learner_actions() if self._expected(step, a)), None)
+            return (step.expect[0],)
+        found = next((a for a in self.learner_actions() if self._expected(step, a)), None)
+        return () if found is None else (found,)
 
 
 def _join(tr: Gettext, first: str, second: str) -> str:

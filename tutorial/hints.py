@@ -75,21 +75,24 @@ class FactCode(StrEnum):
     ONLY_MOVE = "only_move"
     """No choice: the only legal action (``action``)."""
     KEEPS_TRUMP = "keeps_trump"
-    """The move plays a plain card where the runner-up spends the trump ``card``."""
+    """The move plays the plain card ``move`` where the runner-up spends the trump ``card``
+    (``tied``: said as the rule of thumb that breaks a :attr:`TIE`)."""
     CHEAPEST = "cheapest"
-    """``card`` is the lowest card (trumps above plain cards) that does this job."""
+    """``card`` is the lowest card (trumps above plain cards) that does this job (``tied``:
+    said as the rule of thumb that breaks a :attr:`TIE`)."""
     RANK_GONE = "rank_gone"
     """Nobody else can hold a card of ``rank``: ``discarded`` of them are in the discard
     pile, ``in_hand`` in the learner's hand, ``on_table`` on the table."""
     PAIR = "pair"
-    """The learner holds ``n`` cards of the led ``rank``: the others can follow."""
+    """The learner holds ``n`` cards of the led ``rank`` (leading ``card``): the others can
+    follow (``tied``: said as the rule of thumb that breaks a :attr:`TIE`)."""
     NEEDS_TRUMPS = "needs_trumps"
     """Beating everything on the table would take at least ``n`` of the learner's
     ``trumps`` trumps (``n`` unbeaten cards no plain card of the hand beats)."""
     STOCK_LEFT = "stock_left"
     """``n`` cards are still to draw (the turned-up trump included)."""
     FEWEST_CARDS = "fewest_cards"
-    """The stock is empty and ``seat`` holds only ``n`` cards."""
+    """The stock is empty and ``seat`` holds only ``n`` cards, fewer than a full hand."""
     TRANSFER_TO = "transfer_to"
     """Passing the attack on makes ``seat`` the defender."""
     GOES_OUT = "goes_out"
@@ -109,13 +112,19 @@ class FactCode(StrEnum):
     CLEAR_GAIN = "clear_gain"
     """The move leads ``card`` (an ace or a trump; ``trump``: whether it is one) against the
     usual advice, because it did clearly better than the best plain lead ``other``."""
+    TIE = "tie"
+    """Said first: the ``moves`` (the advice first) are too close to call, none clearly
+    better than another (what the review also finds), in ``samples`` trial games
+    (``hidden`` as for :attr:`OUTCOMES`); when solved (``samples`` 0) they have the same
+    exact ``value`` against best play, ``seat`` being the opponent. The table marks each."""
     SOLVED = "solved"
     """Every card is placed (two players, the stock empty) and the position is solved
     exactly: the move's ``value`` (``"win"``, ``"draw"`` or ``"loss"`` against best play),
     the position's ``best`` (the best of every legal move, the step's or not), the runner-up
     ``other`` and its ``other_value``; ``seat``: the opponent; ``answer`` and ``other_answer``:
     the opponent's best answer to the move and to the runner-up (None where it wins for the
-    learner, the game ends, the learner moves again or the answer is forced)."""
+    learner, the game ends, the learner moves again or the answer is forced); ``tied``: a
+    :attr:`TIE` already said the value, so only the runner-up is compared."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,9 +147,15 @@ class Hint:
     runner_score: float | None
     samples: int
     facts: tuple[Fact, ...]
+    ties: tuple[Action, ...] = ()
+    """Other moves too close to call with ``action`` (see :attr:`FactCode.TIE`)."""
 
     def codes(self) -> list[FactCode]:
         return [f.code for f in self.facts]
+
+    def moves(self) -> tuple[Action, ...]:
+        """What the hint points at on the table: the advice and every move tied with it."""
+        return (self.action, *self.ties)
 
 
 def trumps_needed(obs: Observation) -> int:
@@ -210,15 +225,32 @@ def hint(
     # move only); else the best other move, or the plain lead the advice was weighed against
     pool = ranked if lesson else found.ranked()
     rivals = [a for a in pool if a != best]
+    # ties: the others no move of the pool does clearly better than (so the review, which
+    # asks the same judge, never calls one of them costly); said first, each marked
+    ties = tuple(a for a in rivals if not any(found.clearly_better(x, a) for x in pool))
     runner: Action | None = rivals[0] if rivals else None
     if lead_fact is not None and lead_fact.code is FactCode.CLEAR_GAIN:
         runner = plain
-    facts = _position_facts(obs, best, runner)
     score = found.scores[best]
-    runner_score = None if runner is None else found.scores[runner]
     if found.exact is not None:
         values = found.exact
         opponent = next(i for i in range(obs.players) if i != obs.seat and i not in obs.out)
+        if ties:  # the runner-up compared is the best move that does worse
+            runner = next((a for a in rivals if a not in ties), None)
+        facts = (
+            _position_facts(obs, best, ties[0], tied=True)
+            if ties
+            else _position_facts(obs, best, runner)
+        )
+        if ties:
+            value = _VALUE_WORDS[values[best]]
+            facts.insert(
+                0,
+                Fact(
+                    FactCode.TIE,
+                    {"moves": (best, *ties), "samples": 0, "value": value, "seat": opponent},
+                ),
+            )
         facts.append(
             Fact(
                 FactCode.SOLVED,
@@ -228,32 +260,48 @@ def hint(
                     "other": runner,
                     "other_value": None if runner is None else _VALUE_WORDS[values[runner]],
                     "seat": opponent,
-                    "answer": found.answers.get(best),
+                    "answer": None if ties else found.answers.get(best),
                     "other_answer": None if runner is None else found.answers.get(runner),
+                    "tied": bool(ties),
                 },
             )
         )
-        return Hint(obs.seat, best, score, runner, runner_score, 0, tuple(facts))
-    if runner is not None:
-        n, hidden = found.samples, found.hidden
+        runner_score = None if runner is None else found.scores[runner]
+        return Hint(obs.seat, best, score, runner, runner_score, 0, tuple(facts), ties)
+    n, hidden = found.samples, found.hidden
+    if ties:
+        # the rules of thumb break the tie against a tied move; the outcomes are compared
+        # with the best move the advice does clearly better than (if any)
+        facts = _position_facts(obs, best, ties[0], tied=True)
+        if lead_fact is None or lead_fact.code is not FactCode.CLEAR_GAIN:
+            runner = next((a for a in rivals if found.clearly_better(best, a)), None)
+    else:
+        facts = _position_facts(obs, best, runner)
+    runner_score = None if runner is None else found.scores[runner]
+    if ties:
+        facts.insert(
+            0, Fact(FactCode.TIE, {"moves": (best, *ties), "samples": n, "hidden": hidden})
+        )
+        if runner is not None and hidden and lead_fact is None:
+            outcomes = _outcomes(n, score, runner, runner_score, hidden)
+            facts.append(Fact(FactCode.OUTCOMES, {**outcomes.params, "tied": True}))
+    elif runner is not None:
         if not hidden or found.close(best, runner):
             facts.append(Fact(FactCode.CLOSE, {"samples": n, "other": runner, "hidden": hidden}))
         else:
-            facts.append(
-                Fact(
-                    FactCode.OUTCOMES,
-                    {
-                        "samples": n,
-                        "best": score,
-                        "other": runner,
-                        "second": runner_score,
-                        "hidden": hidden,
-                    },
-                )
-            )
+            facts.append(_outcomes(n, score, runner, runner_score, hidden))
     if lead_fact is not None:
+        if ties and lead_fact.code is FactCode.PLAIN_LEAD:
+            # the sources' advice breaks the tie (no second rule of thumb)
+            lead_fact = Fact(FactCode.PLAIN_LEAD, {**lead_fact.params, "tied": True})
+            facts = [f for f in facts if not f.params.get("tied")]
         facts.append(lead_fact)
-    return Hint(obs.seat, best, score, runner, runner_score, found.samples, tuple(facts))
+    return Hint(obs.seat, best, score, runner, runner_score, found.samples, tuple(facts), ties)
+
+
+def _outcomes(samples: int, best: float, other: Action, second: float | None, hidden: bool) -> Fact:
+    params = {"samples": samples, "best": best, "other": other, "second": second}
+    return Fact(FactCode.OUTCOMES, {**params, "hidden": hidden})
 
 
 def _fancy_lead(obs: Observation, action: Action) -> bool:
@@ -298,15 +346,30 @@ def samples_for(legal: int) -> int:
 
 
 def _position_facts(
-    obs: Observation, best: Action, runner: Action | None, *, only: bool = False
+    obs: Observation,
+    best: Action,
+    runner: Action | None,
+    *,
+    only: bool = False,
+    tied: bool = False,
 ) -> list[Fact]:
     """The facts of the position that bear on ``best`` (against ``runner``; ``only``: the
-    only legal move, when no fact may read as a reason to do otherwise)."""
+    only legal move, when no fact may read as a reason to do otherwise; ``tied``: other
+    moves are as good, so only the rules of thumb that break the tie (a kept trump, the
+    cheapest card: said as such) and the facts that favour none of them)."""
     facts: list[Fact] = []
     trump = obs.trump
     low = obs.rules.lowest_rank
     card = best.card
     kind = best.kind
+    if tied:
+        found = _position_facts(obs, best, runner)
+        breakers = [
+            Fact(f.code, {**f.params, "tied": True})
+            for f in found
+            if f.code in (FactCode.KEEPS_TRUMP, FactCode.CHEAPEST, FactCode.PAIR)
+        ]
+        return breakers[:1] + _neutral_facts(obs, kind)
     if card is not None and kind is not ActionKind.SWAP:
         if (
             runner is not None
@@ -315,7 +378,7 @@ def _position_facts(
             and card.suit is not trump
             and runner.card.suit is trump
         ):
-            facts.append(Fact(FactCode.KEEPS_TRUMP, {"card": runner.card}))
+            facts.append(Fact(FactCode.KEEPS_TRUMP, {"card": runner.card, "move": card}))
         same_job = [
             a
             for a in obs.legal
@@ -342,7 +405,7 @@ def _position_facts(
         if kind is ActionKind.LEAD:
             n = sum(1 for c in obs.hand if c.rank == card.rank)
             if n >= 2:
-                facts.append(Fact(FactCode.PAIR, {"rank": card.rank, "n": n}))
+                facts.append(Fact(FactCode.PAIR, {"rank": card.rank, "n": n, "card": card}))
         if len(obs.hand) == 1 and obs.stock_size == 0:
             facts.append(Fact(FactCode.GOES_OUT, {}))
     if (kind is ActionKind.TRANSFER or kind is ActionKind.FLASH) and card is not None:
@@ -354,6 +417,13 @@ def _position_facts(
         needed = trumps_needed(obs)
         if needed and not (only and needed <= trumps):
             facts.append(Fact(FactCode.NEEDS_TRUMPS, {"n": needed, "trumps": trumps}))
+    return facts + _neutral_facts(obs, kind)
+
+
+def _neutral_facts(obs: Observation, kind: ActionKind) -> list[Fact]:
+    """Facts of the position that favour no move over another of its kind: the stock left
+    (with a take or a lead) and the shortest other hand once the stock is used up."""
+    facts: list[Fact] = []
     if kind in (ActionKind.TAKE, ActionKind.LEAD) and obs.stock_size:
         facts.append(Fact(FactCode.STOCK_LEFT, {"n": obs.stock_size}))
     if obs.stock_size == 0:
@@ -362,7 +432,8 @@ def _position_facts(
             for s, size in enumerate(obs.hand_sizes)
             if s != obs.seat and obs.active[s] and size
         ]
-        if others:
+        # "holds only 2 cards" bears on the move; "only 15" (after a big take) does not
+        if others and min(others)[0] < obs.rules.hand_size:
             size, s = min(others)
             facts.append(Fact(FactCode.FEWEST_CARDS, {"seat": s, "n": size}))
     return facts
@@ -435,7 +506,7 @@ def hint_alternative(action: Action, tr: Gettext) -> str:
         return tr.pgettext("move", "swapping the trump")
     if kind is ActionKind.REDEAL:
         return tr.pgettext("move", "asking for a new deal")
-    return tr.pgettext("move", "stopping (no more cards)")
+    return tr.pgettext("move", "adding nothing more")
 
 
 def describe_action(action: Action, tr: Gettext) -> str:
@@ -470,8 +541,19 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
     if code is FactCode.ONLY_MOVE:
         return tr.gettext("It is the only move the rules allow you now.")
     if code is FactCode.KEEPS_TRUMP:
+        if p.get("tied"):  # after a TIE
+            return tr.gettext(
+                "A rule of thumb breaks the tie: {move} keeps your trump {card} for later.",
+                move=_card(tr, p.get("move")),
+                card=_card_param(tr, p),
+            )
         return tr.gettext("It keeps your trump {card} for later.", card=_card_param(tr, p))
     if code is FactCode.CHEAPEST:
+        if p.get("tied"):  # after a TIE
+            return tr.gettext(
+                "A rule of thumb breaks the tie: {card} is your lowest card that does the job.",
+                card=_card_param(tr, p),
+            )
         return tr.gettext(
             "{card} is your lowest card that does the job: keep the higher ones.",
             card=_card_param(tr, p),
@@ -498,9 +580,18 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
         )
     if code is FactCode.PAIR:
         more = _int(p, "n") - 1
+        if p.get("tied"):  # after a TIE
+            return tr.ngettext(
+                "A rule of thumb breaks the tie: lead {card}, and you can add your {n} other "
+                "card of that rank to this bout too.",
+                "A rule of thumb breaks the tie: lead {card}, and you can add your {n} other "
+                "cards of that rank to this bout too.",
+                more,
+                card=_card_param(tr, p),
+            )
         return tr.ngettext(
             "You hold {n} more card of rank {rank}: you can add it to this bout too.",
-            "You hold {n} more of rank {rank}: you can add them to this bout too.",
+            "You hold {n} more cards of rank {rank}: you can add them to this bout too.",
             more,
             rank=rank_symbol(_rank_param(p), tr),
         )
@@ -525,9 +616,16 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
         return tr.gettext("It is your last card, and there is nothing left to draw.")
     if code is FactCode.SOLVED:
         return _solved(p, tr, players)
+    if code is FactCode.TIE:
+        return _tie(p, tr, players)
     other = p.get("other")
     alternative = hint_alternative(other, tr) if isinstance(other, Action) else "?"
     if code is FactCode.PLAIN_LEAD:
+        if p.get("tied"):  # after a TIE: the advice breaks it
+            return tr.gettext(
+                "The usual advice breaks the tie: while there are cards to draw, lead lower "
+                "cards and keep aces and trumps for later."
+            )
         if p.get("trump"):
             return tr.gettext(
                 "That follows the usual advice: while there are cards to draw, lead plain cards."
@@ -568,6 +666,17 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
         )
     # FactCode.OUTCOMES
     best, second = _rates(tr, _float(p, "best"), _float(p, "second"))
+    if p.get("tied"):  # after a TIE, in the same trial games
+        # TRANSLATORS: after "too close to call" (the same trial games); {second} is a rate,
+        # e.g. "in about 3 games of every 10"; {other} is a move.
+        return _capitalized(
+            tr.gettext(
+                "{other} did clearly worse in the same games: it kept you from being the durak "
+                "{second}.",
+                other=alternative,
+                second=second,
+            )
+        )
     # TRANSLATORS: {n} games the computer played to the end, the hidden cards dealt at
     # random; {best} and {second} are rates, e.g. "in about 3 games of every 10"; {other} is
     # a move, e.g. "taking the cards".
@@ -610,6 +719,62 @@ def rate(share: float, tr: Gettext, *, scale: int = 10) -> str:
     return tr.ngettext("in about {k} game of every 10", "in about {k} games of every 10", k, k=k)
 
 
+#: Moves a tie names one by one; more are counted ("and 3 more moves": each is marked).
+TIE_NAMED: Final = 4
+
+
+def _tie(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None) -> str:
+    """Moves too close to call (or of the same exact value), the advice first."""
+    found = p.get("moves")
+    moves = [m for m in found if isinstance(m, Action)] if isinstance(found, tuple) else []
+    # TRANSLATORS: one move inside a list of moves, quoted as the language quotes a phrase
+    # (ru «{move}», es «{move}»; English needs no quotes).
+    named = [tr.pgettext("move in a list", "{move}", move=hint_alternative(m, tr)) for m in moves]
+    if len(named) > TIE_NAMED:
+        extra = len(named) - (TIE_NAMED - 1)
+        # TRANSLATORS: the last item of a list of moves: the others are marked on the table.
+        named = [*named[: TIE_NAMED - 1], tr.ngettext("{n} more move", "{n} more moves", extra)]
+    listed = tr.format_list(named)
+    n = _int(p, "samples")
+    if n == 0:
+        player = _name(_int(p, "seat"), tr, players)
+        value = p.get("value")
+        if value == "win":
+            return tr.gettext(
+                "Every card is known now, and these moves are equally good: {moves}. After any "
+                "of them {player} ends up the durak, however {player} plays.",
+                moves=listed,
+                player=player,
+            )
+        if value == "draw":
+            return tr.gettext(
+                "Every card is known now, and these moves are equally good: {moves}. With the "
+                "best play on both sides each ends in a draw.",
+                moves=listed,
+            )
+        return tr.gettext(
+            "Every card is known now, and these moves come to the same: {moves}. After any of "
+            "them {player} can make you the durak with the right play.",
+            moves=listed,
+            player=player,
+        )
+    if not p.get("hidden"):
+        return tr.gettext(
+            "Too close to call: played out to the end, {moves} come out about the same.",
+            moves=listed,
+        )
+    # TRANSLATORS: {n} games the computer played to the end, the hidden cards dealt at
+    # random; {moves} is a list of moves ("attacking with 7♣ and taking the cards").
+    return tr.ngettext(
+        "Too close to call: in {n} trial game, with the hidden cards dealt at random, {moves} "
+        "did about as well.",
+        "Too close to call: in {n} trial games, with the hidden cards dealt at random, {moves} "
+        "did about as well.",
+        n,
+        moves=listed,
+    )
+
+
 def _solved(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None) -> str:
     """A solved endgame, said exactly: what the move leads to against best play, and the
     runner-up when it does worse or as well."""
@@ -644,6 +809,8 @@ def _solved(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None)
             "right play.",
             player=player,
         )
+    if p.get("tied"):  # the tie said the value of every move it names
+        text = ""
     answer = p.get("answer")
     if isinstance(answer, Action):  # only to a move that does not win
         text = join_sentences(
@@ -684,7 +851,7 @@ def _solved(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None)
         )
     else:
         then = tr.gettext("{other} would only draw.", other=alternative)
-    return join_sentences(tr, text, _capitalized(then))
+    return join_sentences(tr, text, _capitalized(then)) if text else _capitalized(then)
 
 
 def _capitalized(text: str) -> str:
@@ -699,13 +866,16 @@ def explain_hint(
     taking: bool = False,
     instructed: bool = False,
 ) -> str:
-    """A hint in words: the move, then why (every fact, most telling first). ``instructed``:
-    the learner was just told what to do (a lesson step's own hint, "Click your 6♣."), so the
-    move is not said again, only why."""
-    text = "" if instructed else hint_move(advice.action, tr, taking=taking)
+    """A hint in words: the move, then why (every fact, most telling first); moves too close
+    to call are named together instead of one move. ``instructed``: the learner was just told
+    what to do (a lesson step's own hint, "Click your 6♣."), so the move is not said again,
+    only why."""
+    tied = FactCode.TIE in advice.codes()  # the tie is said first, naming every move
+    text = "" if instructed or tied else hint_move(advice.action, tr, taking=taking)
     for fact in advice.facts:
         sentence = hint_fact(fact, tr, players=players)
-        text = join_sentences(tr, text, sentence) if text else sentence
+        if sentence:
+            text = join_sentences(tr, text, sentence) if text else sentence
     return text
 
 

@@ -84,7 +84,8 @@ def table_view(ctl: LessonController) -> TableView:
     s = game.state
     names = ctl.names(tr)
     legal = ctl.learner_actions()
-    hinted = ctl.hint_action()
+    hinted = ctl.hint_actions()
+    hinted_cards = {a.card for a in hinted if a.card is not None}
     new = {
         e.cards[0]
         for e in game.events_since(ctl.since)
@@ -96,7 +97,7 @@ def table_view(ctl: LessonController) -> TableView:
     def mark(card: Card) -> str:
         if card == ctl.selected:
             return "selected"
-        if hinted is not None and card == hinted.card:
+        if card in hinted_cards:
             return "hint"
         if card == ctl.explained:
             return "explain"
@@ -240,10 +241,10 @@ def table_view(ctl: LessonController) -> TableView:
         # Free play (and the full-game page) has no panel Hint button: the table offers it.
         # TRANSLATORS: button asking the computer which move it would make here, and why.
         actions.append({"id": "hint", "label": tr.pgettext("button", "Hint"), "enabled": True})
-    if hinted is not None:
-        for button in actions:
-            if button["id"] == hinted.kind.value:
-                button["hint"] = True
+    hinted_kinds = {a.kind.value for a in hinted}
+    for button in actions:
+        if button["id"] in hinted_kinds:
+            button["hint"] = True
     turnup = s.turnup
     cap = game.cap()
     message: Message | None = None
