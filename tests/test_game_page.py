@@ -993,9 +993,9 @@ def test_the_epaulette_standings_in_every_language() -> None:
         "5 проигрышей",
     ]
     assert [ru.ngettext("{n} rung", "{n} rungs", n) for n in (1, 3, 11)] == [
-        "1 ступень",
-        "3 ступени",
-        "11 ступеней",
+        "1 ступенька",
+        "3 ступеньки",
+        "11 ступенек",
     ]
     es = I18n("es")
     assert es.ngettext("{n} loss", "{n} losses", 2) == "2 derrotas"

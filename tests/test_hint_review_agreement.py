@@ -327,9 +327,14 @@ def test_rates_are_plural_safe() -> None:
     assert rate(0.1, en) == "in about 1 game of every 10"
     assert rate(0.3, en) == "in about 3 games of every 10"
     assert rate(0.02, en) == "in hardly any of them" and rate(0.98, en) == "in nearly all of them"
-    assert rate(0.21, ru, scale=100) == "примерно в 21 партии из 100"
-    assert rate(0.03, ru, scale=100) == "примерно в 3 партиях из 100"
-    assert rate(0.3, ru) == "примерно в 3 партиях из 10"
+    # «случаях», not «партиях»: the sentence already says «в 48 пробных партиях» (T23)
+    assert rate(0.21, ru, scale=100) == "примерно в 21 случае из 100"
+    assert rate(0.03, ru, scale=100) == "примерно в 3 случаях из 100"
+    assert rate(0.3, ru) == "примерно в 3 случаях из 10"
+    # Spanish form [0] is for 1 only: «en unas 1» was ungrammatical (T6, E16)
+    es = translator("es")
+    assert rate(0.1, es) == "en aproximadamente 1 de cada 10"
+    assert rate(0.3, es) == "en unas 3 de cada 10"
 
 
 def test_a_lead_of_an_ace_or_a_trump_gives_way_to_a_plain_card_unless_clearly_better() -> None:

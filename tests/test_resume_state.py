@@ -75,12 +75,13 @@ def test_a_state_sealed_under_another_key_says_the_key_changed(
     monkeypatch.setenv(RESUME_KEY_ENV, "the server's next secret, after a restart")
     again = GameApp(seed=4, pace=0, language="en")
     assert not again.resume(state)
-    assert "new key" in again.notice.value
+    assert "The site has been restarted since your game was saved" in again.notice.value
     # a damaged token is no key this server ever had: not blamed on a new key
     damaged = GameApp(seed=4, pace=0, language="en")
     assert not damaged.resume({"sealed": "AAAA" + "x" * 100})
     assert (
-        "new key" not in damaged.notice.value and "could not be continued" in damaged.notice.value
+        "has been restarted" not in damaged.notice.value
+        and "could not be continued" in damaged.notice.value
     )
 
 

@@ -485,10 +485,10 @@ def _review_why(d: Mistake, tr: Gettext) -> str:
         # TRANSLATORS: {n} games the computer played to the end, the hidden cards dealt at
         # random; {better} and {chosen} are rates, e.g. "in about 3 games of every 10".
         return tr.ngettext(
-            "In {n} trial game, the hidden cards dealt at random, the better move kept you "
-            "from being the durak {better}, and yours {chosen}.",
-            "In {n} trial games, the hidden cards dealt at random, the better move kept you "
-            "from being the durak {better}, and yours {chosen}.",
+            "In {n} trial game, with the hidden cards dealt at random, the better move kept "
+            "you from being the durak {better}, and yours {chosen}.",
+            "In {n} trial games, with the hidden cards dealt at random, the better move kept "
+            "you from being the durak {better}, and yours {chosen}.",
             d.samples,
             better=better,
             chosen=chosen,
@@ -1275,8 +1275,8 @@ class GameApp(LessonApp):
         if self._resume_refused == "new-key":
             return [
                 tr.gettext(
-                    "The explainer has been restarted with a new key since your game was "
-                    "saved, so it could not be continued. Here is a new deal."
+                    "The site has been restarted since your game was saved, so it can't be "
+                    "continued. Here is a new deal."
                 )
             ]
         if self._resume_refused == "lost":

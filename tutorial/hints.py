@@ -559,24 +559,21 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
             card=_card_param(tr, p),
         )
     if code is FactCode.RANK_GONE:
-        rank = rank_symbol(_rank_param(p), tr)
         n = _int(p, "discarded")
         if _int(p, "in_hand") == 0 and _int(p, "on_table") == 0:
             return tr.ngettext(
-                "Nobody can add another card of rank {rank} after it: the other {n} is "
-                "already in the discard pile.",
-                "Nobody can add another card of rank {rank} after it: the other {n} are "
-                "already in the discard pile.",
+                "Nobody can add another card of this rank after it: the other {n} is already "
+                "in the discard pile.",
+                "Nobody can add another card of this rank after it: the other {n} are already "
+                "in the discard pile.",
                 n,
-                rank=rank,
             )
         return tr.ngettext(
-            "Nobody can add another card of rank {rank} after it: {n} is in the discard pile, "
+            "Nobody can add another card of this rank after it: {n} is in the discard pile, "
             "and the others are on the table or in your hand.",
-            "Nobody can add another card of rank {rank} after it: {n} are in the discard pile, "
+            "Nobody can add another card of this rank after it: {n} are in the discard pile, "
             "and the others are on the table or in your hand.",
             n,
-            rank=rank,
         )
     if code is FactCode.PAIR:
         more = _int(p, "n") - 1
@@ -657,10 +654,10 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
         # TRANSLATORS: {n} games the computer played to the end, the hidden cards dealt at
         # random; {other} is a move, e.g. "taking the cards".
         return tr.ngettext(
-            "In {n} trial game, the hidden cards dealt at random, this move and {other} did "
-            "about as well: too close to call.",
-            "In {n} trial games, the hidden cards dealt at random, this move and {other} did "
-            "about as well: too close to call.",
+            "In {n} trial game, with the hidden cards dealt at random, this move and {other} "
+            "did about as well: too close to call.",
+            "In {n} trial games, with the hidden cards dealt at random, this move and {other} "
+            "did about as well: too close to call.",
             n,
             other=alternative,
         )
@@ -681,10 +678,10 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
     # random; {best} and {second} are rates, e.g. "in about 3 games of every 10"; {other} is
     # a move, e.g. "taking the cards".
     return tr.ngettext(
-        "In {n} trial game, the hidden cards dealt at random, this move kept you from being "
-        "the durak {best}, and {other} {second}.",
-        "In {n} trial games, the hidden cards dealt at random, this move kept you from being "
-        "the durak {best}, and {other} {second}.",
+        "In {n} trial game, with the hidden cards dealt at random, this move kept you from "
+        "being the durak {best}, and {other} {second}.",
+        "In {n} trial games, with the hidden cards dealt at random, this move kept you from "
+        "being the durak {best}, and {other} {second}.",
         n,
         best=best,
         second=second,
