@@ -206,3 +206,44 @@ def test_a_decided_match_is_the_result_s_headline() -> None:
     assert box.index(app.match_head) == 0
     message = app.table_snapshot()["message"]
     assert message is not None and message["text"].startswith(over)
+
+
+def test_a_greyed_button_the_lesson_asks_about_is_no_mistake_either() -> None:
+    """N13 (ux tour 2026-12-07, lesson 13 step 5): the greyed "new deal" answered a red "not
+    allowed" and counted as a mistake because the step lists it; now the rule's reason and the
+    lesson's words come neutrally, and nothing is counted."""
+    c = LessonController(_lesson("misdeal"), I18n("ru"))
+    step = next(
+        i
+        for i, s in enumerate(c.lesson.steps)
+        if s.kind == "move" and any(str(w.play) == "1:redeal" for w in s.wrong)
+    )
+    assert c.go_to(step + 1)
+    button = next(b for b in table_view(c)["actions"] if b["id"] == "redeal")
+    assert not button["enabled"]
+    c.click({"type": "action", "id": "redeal"})
+    message = table_view(c)["message"]
+    assert message is not None and message["kind"] == "info"
+    assert "Просить снова только потому" in message["text"]  # the lesson's words
+    assert c.mistakes == 0 and not c.step_done
+
+
+def test_a_costly_move_says_when_it_counts_as_a_mistake() -> None:
+    """N-f: "allowed, but costly" cost a star in lesson 3 and not in lesson 5 with the same
+    label, and the finishing panel then counted a mistake the learner never saw. Every costly
+    answer of every lesson now says so exactly when it is counted."""
+    seen = {True: 0, False: 0}
+    for lesson in load_lessons():
+        for index, step in enumerate(lesson.steps):
+            for wrong in step.wrong:
+                if wrong.feedback != "costly":
+                    continue
+                c = LessonController(lesson, I18n("en"))
+                assert c.go_to(index + 1)
+                c._try(wrong.play)
+                message = table_view(c)["message"]
+                assert message is not None and message["kind"] == "costly"
+                said = "In this lesson it counts as a mistake." in message["text"]
+                assert said == wrong.costs_star == (c.mistakes == 1), (lesson.id, index)
+                seen[wrong.costs_star] += 1
+    assert seen[True] and seen[False], seen

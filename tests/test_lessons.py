@@ -10,13 +10,13 @@ from typing import Any
 
 import pytest
 
-from durak_core import Action, EventKind
+from durak_core import Action, ActionKind, EventKind
 from tests.lesson_clicks import clicks_for, complete, expected_action
 from tests.transcript import Transcripts
 from tutorial.controller import LessonController
 from tutorial.i18n import SUPPORTED_LANGUAGES, I18n, translator
 from tutorial.lesson_view import panel_view, table_view
-from tutorial.lessons import LESSON_DIR, Lesson, LessonError, load_lesson, load_lessons
+from tutorial.lessons import LESSON_DIR, Lesson, LessonError, WrongAnswer, load_lesson, load_lessons
 from tutorial.names import SOURCES, source_name
 
 LESSONS = load_lessons()
@@ -409,11 +409,23 @@ def test_lesson_14_shows_a_trump_once_and_keeps_it(transcripts: Transcripts) -> 
 # ----------------------------------------------------------------------------- controller use
 
 
+def _refused_card(wrong: WrongAnswer) -> bool:
+    """A wrong answer the rules refuse, made with a card (a greyed button is no error)."""
+    return (
+        wrong.feedback == "illegal"
+        and wrong.play.card is not None
+        and wrong.play.kind
+        in (
+            ActionKind.LEAD,
+            ActionKind.THROW,
+            ActionKind.BEAT,
+        )
+    )
+
+
 def _walk_to_first_error(controller: LessonController) -> None:
-    """Advance to the first move step with a wrong answer the rules refuse, and make it."""
-    while (step := controller.step) is not None and not any(
-        w.feedback == "illegal" for w in step.wrong
-    ):
+    """Advance to the first move step with a card the rules refuse, and play it."""
+    while (step := controller.step) is not None and not any(_refused_card(w) for w in step.wrong):
         if step.kind == "question":
             good = next(i for i, c in enumerate(step.choices) if c.correct)
             controller.answer_question(good)
@@ -422,7 +434,7 @@ def _walk_to_first_error(controller: LessonController) -> None:
                 controller.click(click)
         controller.next()
     assert step is not None
-    refused = next(w for w in step.wrong if w.feedback == "illegal")
+    refused = next(w for w in step.wrong if _refused_card(w))
     for click in clicks_for(controller, refused.play):
         controller.click(click)
     assert controller.message is not None and controller.message[0] == "error"

@@ -96,7 +96,9 @@ def _wrong_answer_feedback(transcripts: Transcripts, lesson: Lesson) -> dict[tup
             if step is not None and fb is not None and "click" in do:
                 for answer in lesson.steps[step].wrong:
                     if [answer.explain] in [call[:1] for call in fb["ids"]]:
-                        got[(step, str(answer.play))] = fb["kind"]
+                        # a greyed button explains neutrally, never as an error (N13)
+                        greyed = do["click"].get("type") == "action" and fb["kind"] == "info"
+                        got[(step, str(answer.play))] = "error" if greyed else fb["kind"]
                         assert _actions(after) == _actions(before), "a wrong answer was played"
                         assert not after["resume.done"]
             before = after

@@ -816,18 +816,23 @@ class LessonController:
         if action is None:
             return
         refusal = self.game.why_illegal(action)
-        step = self.step
-        listed = step is not None and any(w.play == action for w in step.wrong)
-        if refusal is not None and not listed:
+        if refusal is not None:
             # A greyed-out button (the table draws it, not disabled, so that a click on it
-            # can say why): a neutral explanation, never a mistake, not in the move log.
-            # (A lesson that lists this press among a step's wrong answers asks about it:
-            # that one is a mistake, explained like any refused move.)
+            # can say why): a neutral explanation, never a mistake, not in the move log;
+            # the learner could see it was greyed (N13). A lesson that lists this press
+            # among a step's wrong answers adds its own words after the rule's.
+            step = self.step
+            listed = next((w for w in step.wrong if w.play == action), None) if step else None
+            extra = listed.explain if listed is not None else ""
             self.selected = self.target = None
             rules, names, you = self.game.rules, self.names, self.you
             self.message = (
                 "info",
-                lambda tr: explain(refusal, tr, players=names(tr), you=you, rules=rules),
+                lambda tr: _join(
+                    tr,
+                    explain(refusal, tr, players=names(tr), you=you, rules=rules),
+                    tr.gettext(extra) if extra else "",
+                ),
             )
             return
         self._try(action)
@@ -862,18 +867,25 @@ class LessonController:
             return
         if not self.free_play and step is not None and not self._expected(step, action):
             costly = specific is not None and specific.feedback == "costly"
-            if costly and specific is not None and specific.costs_star:
+            # a costly move counts as a mistake only where the lesson says so, and then the
+            # message says it too, so the finishing panel's count holds no surprise (N-f)
+            counted = costly and specific is not None and specific.costs_star
+            if counted:
                 self.mistakes += 1
             self.explained = action.card
             self.message = (
                 "costly" if costly else "detour",
-                lambda tr: (
+                lambda tr: _join(
+                    tr,
                     tr.gettext(extra)
                     if extra
                     else tr.gettext(
                         "That move is allowed, but it is not what this step asks for. "
                         "Read the task again, or ask for a hint."
-                    )
+                    ),
+                    # TRANSLATORS: after an allowed move the lesson calls costly, when the
+                    # lesson counts it among the run's mistakes (for the stars).
+                    tr.gettext("In this lesson it counts as a mistake.") if counted else "",
                 ),
             )
             return
