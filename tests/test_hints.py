@@ -205,6 +205,8 @@ def check_fact(game: Game, seat: int, advice: Hint, fact: Fact) -> None:
         assert advice.facts[0] is fact and moves == advice.moves() and len(advice.ties) >= 1
         for other in advice.ties:
             assert found.close(action, other), (action, other)
+        if p.get("every"):  # every move there was to choose from
+            assert set(moves) <= set(_legal(game, seat))
         if found.exact is not None:
             assert p["samples"] == 0 and len({found.exact[m] for m in advice.moves()}) == 1
         else:
@@ -514,8 +516,16 @@ def _every_wording() -> list[Hint]:
     )
     # ties (issue 34 item 3): trial games, played out, solved; a long list; tie-breakers
     tied = [
-        Fact(FactCode.TIE, {"moves": tuple(moves[:k]), "samples": n, "hidden": h})
-        for k, n, h in [(2, 1, True), (3, 24, True), (2, 1, False), (len(moves), 24, True)]
+        Fact(FactCode.TIE, {"moves": tuple(moves[:k]), "samples": n, "hidden": h, "every": e})
+        for k, n, h, e in [
+            (2, 1, True, False),
+            (3, 24, True, True),
+            (2, 1, False, False),
+            (len(moves), 24, True, False),
+            (len(moves), 1, True, True),
+            (len(moves), 24, True, True),
+            (len(moves), 1, False, True),
+        ]
     ] + [
         Fact(FactCode.TIE, {"moves": tuple(moves[:2]), "samples": 0, "value": v, "seat": 0})
         for v in ("win", "draw", "loss")

@@ -115,8 +115,9 @@ class FactCode(StrEnum):
     TIE = "tie"
     """Said first: the ``moves`` (the advice first) are too close to call, none clearly
     better than another (what the review also finds), in ``samples`` trial games
-    (``hidden`` as for :attr:`OUTCOMES`); when solved (``samples`` 0) they have the same
-    exact ``value`` against best play, ``seat`` being the opponent. The table marks each."""
+    (``hidden`` as for :attr:`OUTCOMES`; ``every``: they are all the moves there are); when
+    solved (``samples`` 0) they have the same exact ``value`` against best play, ``seat``
+    being the opponent. The table marks each."""
     SOLVED = "solved"
     """Every card is placed (two players, the stock empty) and the position is solved
     exactly: the move's ``value`` (``"win"``, ``"draw"`` or ``"loss"`` against best play),
@@ -280,7 +281,16 @@ def hint(
     runner_score = None if runner is None else found.scores[runner]
     if ties:
         facts.insert(
-            0, Fact(FactCode.TIE, {"moves": (best, *ties), "samples": n, "hidden": hidden})
+            0,
+            Fact(
+                FactCode.TIE,
+                {
+                    "moves": (best, *ties),
+                    "samples": n,
+                    "hidden": hidden,
+                    "every": len(ties) + 1 == len(pool),
+                },
+            ),
         )
         if runner is not None and hidden and lead_fact is None:
             outcomes = _outcomes(n, score, runner, runner_score, hidden)
@@ -620,7 +630,7 @@ def hint_fact(fact: Fact, tr: Gettext, *, players: Sequence[str] | None = None) 
     if code is FactCode.PLAIN_LEAD:
         if p.get("tied"):  # after a TIE: the advice breaks it
             return tr.gettext(
-                "The usual advice breaks the tie: while there are cards to draw, lead lower "
+                "The usual advice breaks the tie: while there are cards to draw, lead plain "
                 "cards and keep aces and trumps for later."
             )
         if p.get("trump"):
@@ -754,6 +764,19 @@ def _tie(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None) ->
             "them {player} can make you the durak with the right play.",
             moves=listed,
             player=player,
+        )
+    if p.get("every") and len(moves) > TIE_NAMED:  # rather than "… and 5 more moves"
+        if not p.get("hidden"):
+            return tr.gettext(
+                "Too close to call: played out to the end, every move you have comes out "
+                "about the same."
+            )
+        return tr.ngettext(
+            "Too close to call: in {n} trial game, with the hidden cards dealt at random, every "
+            "move you have did about as well.",
+            "Too close to call: in {n} trial games, with the hidden cards dealt at random, "
+            "every move you have did about as well.",
+            n,
         )
     if not p.get("hidden"):
         return tr.gettext(
