@@ -8,7 +8,8 @@ safe builder (:func:`tutorial.pages.page`), which shows a localized panel if bui
 
 Layout (``static/panel.css``): on a wide screen the table fills the left and a side column
 holds the title, the links to the other lessons, the step's task, the feedback line and the
-step buttons, all within one screen; on a narrow one they stack (title, table, panel). The
+step buttons, all within one screen; on a narrow one they stack (title, the step's task,
+table, feedback, buttons: the task comes first so that a phone shows it with the table). The
 table widget moves its feedback line into the panel's slot (``durak-feedback-slot``), next
 to the task. ``?present=1`` (or the presenter button) scales the page to fill a projector;
 ``?step=N`` opens step N; the arrow keys, PageUp/PageDown and Space step through the lesson
@@ -118,11 +119,11 @@ class LessonApp(BridgedPage):
         self.language = language_menu(self.i18n)
         self.stars = html()
         self.links = html("", "durak-links-box")
-        self.step_label = html()
-        self.text = html()
+        self.step_label = html("", "durak-step-box")
+        self.text = html("", "durak-task-box")
         # The table widget moves its feedback line in here (next to the task); never redrawn.
         self.feedback = html("<div class='durak-feedback-slot'></div>", "durak-feedback")
-        self.question = html()
+        self.question = html("", "durak-question-box")
         # Choices are shown and hidden one by one: each has its own layout.
         self.choices = [
             w.Button(

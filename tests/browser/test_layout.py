@@ -199,7 +199,12 @@ def test_a_phone_has_no_sideways_scrolling(tab: SiteTab, name: str, step: str) -
     )
     document, scrolled, visible, right = widths
     assert document <= 375 and scrolled <= visible and right <= 375.5, widths
-    # the task and the feedback under the table, Next reachable, no presenter button
+    # the task before the table, on the first screen (N20); the feedback and the step buttons
+    # under it, Next reachable, no presenter button
+    task = page.locator(".durak-say").first.bounding_box()
+    table = page.locator(".durak-table .dt-felt").first.bounding_box()
+    assert task is not None and table is not None
+    assert task["y"] + task["height"] <= table["y"] and task["y"] < 740, (task, table)
     expect(page.locator("button.durak-next")).to_be_visible()
     expect(page.locator(".durak-present-toggle")).to_be_hidden()
     screenshot(page, f"layout-phone-{name}", full_page=True)
