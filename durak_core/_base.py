@@ -128,6 +128,7 @@ class GameBase:
 
     __slots__ = (
         "_actions",
+        "_can_repeat",
         "_events",
         "_lowest_trump",
         "_origin",
@@ -157,6 +158,9 @@ class GameBase:
     """Before each action: the state and the number of events (None: undo is off)."""
     _lowest_trump: Card | None
     """The lowest trump while the swap rule is on (its moves are tracked), else None."""
+    _can_repeat: bool
+    """A position can come back (transfers, a Flash, or three or more players): only then
+    does the repetition rule word and count the positions a bout starts in."""
     _redeal: bool
     """May a player with a misdealt hand ask for a new deal (C20, on request)?"""
     _reset_on_card: bool

@@ -25,7 +25,7 @@ from .generation import LegalActions
 from .position import Position
 from .reasons import IllegalAction
 from .setup import Setup
-from .state import Phase, State
+from .state import Phase, State, seen_keys
 
 __all__ = ["Cap", "Game", "LegalActions", "Outcome", "PositionError"]
 
@@ -159,6 +159,7 @@ class Game(Setup):
         limit = self.rules.repetition_limit
         return (
             s.phase is PHASE_OVER
+            and self._can_repeat
             and bool(limit and s.seen)
             and s.durak is None
             and s.seen.count(s.seen[-1]) >= limit
@@ -249,7 +250,7 @@ class Game(Setup):
             flashed=s.flashed,
             redeals=s.redeals,
             dealer=self._dealer(),
-            seen=s.seen,
+            seen=seen_keys(s.seen),
         )
 
     def known_cards(self) -> tuple[frozenset[Card], ...]:

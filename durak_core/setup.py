@@ -72,6 +72,12 @@ class Setup(Transitions):
         )
         game._swap = rules.trump_swap is not TrumpSwap.OFF
         game._redeal = rules.misdeal is not NO_MISDEAL and rules.misdeal_mode is ON_REQUEST
+        # A position can come back only where cards can go round: a transfer (or a Flash), or
+        # three or more players. With two and neither, a take leaves the same attacker with
+        # fewer cards and a beaten-off bout discards: the repetition rule keeps the positions
+        # (Position.seen) without wording or counting them (the solver's position_key knows
+        # this too).
+        game._can_repeat = players > 2 or rules.transfer or rules.flash
         if rules.teams is NO_TEAMS:
             game._team = None
             game._skip_partners = False

@@ -7,7 +7,7 @@ from enum import StrEnum
 
 from .cards import Card, Suit
 
-__all__ = ["Phase", "State", "repetition_key"]
+__all__ = ["DeferredKey", "Phase", "State", "repetition_key", "seen_keys"]
 
 
 class Phase(StrEnum):
@@ -92,9 +92,11 @@ class State:
     """Trumps already shown for a Flash transfer (S2; this bout's only, under once-per-bout)."""
     redeals: int
     """New deals asked for so far for a misdeal (C20)."""
-    seen: tuple[str, ...]
+    seen: tuple[str | DeferredKey, ...]
     """The positions that started a bout since the stock ran out and the last bout was beaten
-    off, oldest first (:func:`repetition_key`; what ``Rules.repetition_limit`` counts)."""
+    off, oldest first (:func:`repetition_key`; what ``Rules.repetition_limit`` counts). Where
+    no position can come back, a bout's position is kept as a :class:`DeferredKey`, worded
+    only when asked for (:func:`seen_keys`)."""
     _order: tuple[list[bool], int, int, tuple[int, ...]] | None
     """Cache of the seats with throw-in rights in priority order, for ``active``, attacker and
     defender (see ``BoutRules._throw_order``)."""
@@ -212,6 +214,46 @@ def repetition_key(
     shown = " ".join(sorted(map(str, flashed)))
     parts = [" ".join(sorted(map(str, hand))) for hand in hands]
     return f"{'|'.join(parts)}|{attacker}>{defender}|{shown}|{turnup_holder}"
+
+
+class DeferredKey:
+    """A :func:`repetition_key` not yet worded: what a bout started with, copied, so that a game
+    where no position can come back (two players, no transfer) does not format every hand at
+    every bout. It equals its text, and the text is made once, when asked for."""
+
+    __slots__ = ("_parts", "_text")
+
+    def __init__(
+        self,
+        hands: Sequence[Sequence[Card]],
+        attacker: int,
+        defender: int,
+        flashed: frozenset[Card],
+        turnup_holder: int | None,
+    ) -> None:
+        self._parts = (tuple(map(tuple, hands)), attacker, defender, flashed, turnup_holder)
+        self._text: str | None = None
+
+    def text(self) -> str:
+        if self._text is None:
+            self._text = repetition_key(*self._parts)
+        return self._text
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DeferredKey):
+            return other is self or other.text() == self.text()
+        return isinstance(other, str) and other == self.text()
+
+    def __hash__(self) -> int:
+        return hash(self.text())
+
+    def __repr__(self) -> str:
+        return repr(self.text())
+
+
+def seen_keys(seen: Sequence[str | DeferredKey]) -> tuple[str, ...]:
+    """``State.seen`` as text (:func:`repetition_key`), as ``Position.seen`` holds it."""
+    return tuple(key if isinstance(key, str) else key.text() for key in seen)
 
 
 _FIELDS = tuple(sorted(name for name in State.__slots__ if not name.startswith("_")))

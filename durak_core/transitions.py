@@ -45,7 +45,7 @@ from .dealing import deal_events, deal_hands, fresh_state, pick_first_attacker, 
 from .generation import Generation
 from .reasons import Reason
 from .rules import FlashReuse
-from .state import repetition_key
+from .state import DeferredKey, repetition_key
 
 __all__ = ["Transitions"]
 
@@ -345,6 +345,12 @@ class Transitions(Generation):
         cards leave the game, so a beaten-off bout forgets every earlier position."""
         s = self._state
         seen = () if defended else s.seen
+        if not self._can_repeat:  # nothing to count: keep the position, word it if asked
+            s.seen = (
+                *seen,
+                DeferredKey(s.hands, s.attacker, s.defender, s.flashed, s.turnup_holder),
+            )
+            return False
         key = repetition_key(s.hands, s.attacker, s.defender, s.flashed, s.turnup_holder)
         n = seen.count(key) + 1
         s.seen = (*seen, key)

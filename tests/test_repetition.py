@@ -167,3 +167,34 @@ def test_the_learner_is_told_each_time_and_why_the_game_ends(lang: str) -> None:
     assert english[3].startswith("Game over: the same position came up 3 times")
     if lang != "en":
         assert all(a != b for a, b in zip(texts, english, strict=True))
+
+
+def test_where_no_position_can_come_back_the_positions_are_kept_unworded() -> None:
+    """Issue 35, step 1: two players without transfers can never meet a position again (a
+    take leaves the same attacker with fewer cards; a beaten-off bout discards), so the rule
+    neither words nor counts the positions there: it keeps each as a DeferredKey, and
+    ``Position.seen`` words them exactly as before (the perft file pins that)."""
+    from durak_core.state import DeferredKey, repetition_key, seen_keys
+
+    classic = Rules.preset("classic")
+    rng = random.Random(7)
+    kept = 0
+    for seed in range(40):
+        game = Game.deal(classic, 2, seed=seed)
+        while game.outcome is None:
+            game.play(rng.choice(list(game.legal_actions())))
+            s = game.state
+            assert all(isinstance(key, DeferredKey) for key in s.seen)
+            kept += len(s.seen)
+            words = seen_keys(s.seen)
+            assert game.position().seen == words and list(s.seen) == list(words)
+        assert not game.drawn_by_repetition
+    assert kept
+    # with transfers the same bout is worded and counted, as before
+    game = cycle()
+    game.play(Action.parse(ROUND[0]))
+    for notation in ROUND[1:]:
+        game.play(Action.parse(notation))
+    assert all(isinstance(key, str) for key in game.state.seen)
+    key = DeferredKey([list(game.hand(0))], 0, 1, frozenset(), None)
+    assert key == key.text() == repetition_key([list(game.hand(0))], 0, 1, frozenset(), None)
