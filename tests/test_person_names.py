@@ -11,6 +11,7 @@ either mechanism (the translation review of 2026-12-07, T1, T4 and T5: «как 
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 import tomllib
@@ -87,7 +88,9 @@ ES_NOT_AGREEING = re.compile(
 )
 
 
+@functools.cache
 def _catalog(lang: str) -> Catalog:
+    """``lang``'s catalog, read once (the tests only read it)."""
     with (ROOT / "locales" / lang / "LC_MESSAGES" / "messages.po").open("rb") as fp:
         return read_po(fp, locale=lang)
 
@@ -281,7 +284,8 @@ def test_no_translation_agrees_with_a_name_outside_the_mechanism(lang: str) -> N
         if not message.id or message.context in AGREE_CONTEXTS:
             continue
         catalog_has_variants = message.context is None and any(
-            _catalog_has(lang, _msgid(message), context) for context in AGREE_CONTEXTS
+            _catalog(lang).get(_msgid(message), context=context) is not None
+            for context in AGREE_CONTEXTS
         )
         for field in _name_fields(message):
             for text in _strings(message):
@@ -301,16 +305,6 @@ def test_no_translation_agrees_with_a_name_outside_the_mechanism(lang: str) -> N
                     elif found := ES_AGREEING.findall(ES_NOT_AGREEING.sub("", clause)):
                         problems.append(f"{found} agree with {bare}: {text}")
     assert not problems, "\n".join(problems)
-
-
-_CATALOGS: dict[str, Catalog] = {}
-
-
-def _catalog_has(lang: str, msgid: str, context: str) -> bool:
-    catalog = _CATALOGS.get(lang)
-    if catalog is None:
-        catalog = _CATALOGS[lang] = _catalog(lang)
-    return catalog.get(msgid, context=context) is not None
 
 
 def test_the_guard_catches_what_the_review_found() -> None:

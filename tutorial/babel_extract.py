@@ -123,9 +123,9 @@ def extract_lessons(
     yield from _walk(document, _keys_option(options), _LineFinder(text))
 
 
-#: The msgctxt of the variants of a message passed to ``tutorial.people.agree`` (kept equal to
-#: ``tutorial.people.GENDER_CONTEXTS``, which a test checks: this module imports nothing of ours
-#: so that pybabel can load it on its own).
+#: The msgctxt of the variants of a message passed to ``tutorial.people.agree``: said of a
+#: woman, of a man (``tutorial.people.GENDER_CONTEXTS`` reads them here; this module imports
+#: nothing of ours, so that pybabel can load it on its own).
 AGREE_CONTEXTS: Final = ("said of a woman", "said of a man")
 
 

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable
 from typing import Any, Final, Literal
 
-from durak_core import Action, ActionKind, Card, CardError, Game, observe
+from durak_core import Action, ActionKind, Card, CardError, Game, IllegalAction, observe
 
 from .clicks import button_action, hand_click, table_click
 from .comparison import Comparison, compare_lesson
@@ -823,19 +823,20 @@ class LessonController:
             # among a step's wrong answers adds its own words after the rule's.
             step = self.step
             listed = next((w for w in step.wrong if w.play == action), None) if step else None
-            extra = listed.explain if listed is not None else ""
             self.selected = self.target = None
-            rules, names, you = self.game.rules, self.names, self.you
-            self.message = (
-                "info",
-                lambda tr: _join(
-                    tr,
-                    explain(refusal, tr, players=names(tr), you=you, rules=rules),
-                    tr.gettext(extra) if extra else "",
-                ),
-            )
+            self.message = ("info", self._refusal_words(refusal, listed.explain if listed else ""))
             return
         self._try(action)
+
+    def _refusal_words(self, refusal: IllegalAction, extra: str = "") -> Text:
+        """Why the rules refuse an action, then the lesson's own words about it (``extra``,
+        a msgid), in the language asked for."""
+        rules, names, you = self.game.rules, self.names, self.you
+        return lambda tr: _join(
+            tr,
+            explain(refusal, tr, players=names(tr), you=you, rules=rules),
+            tr.gettext(extra) if extra else "",
+        )
 
     def _try(self, action: Action) -> None:
         """Check the learner's action against the rules and the step, then play or explain.
@@ -855,15 +856,7 @@ class LessonController:
             else:
                 self.mistakes += 1
             self.explained = action.card
-            rules, names, you = self.game.rules, self.names, self.you
-            self.message = (
-                "error",
-                lambda tr: _join(
-                    tr,
-                    explain(refusal, tr, players=names(tr), you=you, rules=rules),
-                    tr.gettext(extra) if extra else "",
-                ),
-            )
+            self.message = ("error", self._refusal_words(refusal, extra))
             return
         if not self.free_play and step is not None and not self._expected(step, action):
             costly = specific is not None and specific.feedback == "costly"

@@ -293,8 +293,7 @@ def hint(
             ),
         )
         if runner is not None and hidden and lead_fact is None:
-            outcomes = _outcomes(n, score, runner, runner_score, hidden)
-            facts.append(Fact(FactCode.OUTCOMES, {**outcomes.params, "tied": True}))
+            facts.append(_outcomes(n, score, runner, runner_score, hidden, tied=True))
     elif runner is not None:
         if not hidden or found.close(best, runner):
             facts.append(Fact(FactCode.CLOSE, {"samples": n, "other": runner, "hidden": hidden}))
@@ -309,9 +308,18 @@ def hint(
     return Hint(obs.seat, best, score, runner, runner_score, found.samples, tuple(facts), ties)
 
 
-def _outcomes(samples: int, best: float, other: Action, second: float | None, hidden: bool) -> Fact:
+def _outcomes(
+    samples: int,
+    best: float,
+    other: Action,
+    second: float | None,
+    hidden: bool,
+    *,
+    tied: bool = False,
+) -> Fact:
+    """OUTCOMES; ``tied``: said after a TIE, about the same trial games."""
     params = {"samples": samples, "best": best, "other": other, "second": second}
-    return Fact(FactCode.OUTCOMES, {**params, "hidden": hidden})
+    return Fact(FactCode.OUTCOMES, {**params, "hidden": hidden, **({"tied": True} if tied else {})})
 
 
 def _fancy_lead(obs: Observation, action: Action) -> bool:
@@ -372,14 +380,6 @@ def _position_facts(
     low = obs.rules.lowest_rank
     card = best.card
     kind = best.kind
-    if tied:
-        found = _position_facts(obs, best, runner)
-        breakers = [
-            Fact(f.code, {**f.params, "tied": True})
-            for f in found
-            if f.code in (FactCode.KEEPS_TRUMP, FactCode.CHEAPEST, FactCode.PAIR)
-        ]
-        return breakers[:1] + _neutral_facts(obs, kind)
     if card is not None and kind is not ActionKind.SWAP:
         if (
             runner is not None
@@ -408,7 +408,7 @@ def _position_facts(
             if a.card is not None
         ):
             facts.append(Fact(FactCode.CHEAPEST, {"card": card}))
-        if kind is ActionKind.BEAT:
+        if kind is ActionKind.BEAT and not tied:
             gone = _rank_gone(obs, card.rank)
             if gone is not None:
                 facts.append(Fact(FactCode.RANK_GONE, gone))
@@ -416,8 +416,13 @@ def _position_facts(
             n = sum(1 for c in obs.hand if c.rank == card.rank)
             if n >= 2:
                 facts.append(Fact(FactCode.PAIR, {"rank": card.rank, "n": n, "card": card}))
+        if tied:  # the first rule of thumb breaks the tie, said as such; nothing else
+            breakers = [Fact(f.code, {**f.params, "tied": True}) for f in facts[:1]]
+            return breakers + _neutral_facts(obs, kind)
         if len(obs.hand) == 1 and obs.stock_size == 0:
             facts.append(Fact(FactCode.GOES_OUT, {}))
+    if tied:
+        return _neutral_facts(obs, kind)
     if (kind is ActionKind.TRANSFER or kind is ActionKind.FLASH) and card is not None:
         world = determinize(obs, random.Random(0), undo=False, events=False)
         world.push(best)
@@ -734,6 +739,20 @@ def _tie(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None) ->
     """Moves too close to call (or of the same exact value), the advice first."""
     found = p.get("moves")
     moves = [m for m in found if isinstance(m, Action)] if isinstance(found, tuple) else []
+    n = _int(p, "samples")
+    if n and p.get("every") and len(moves) > TIE_NAMED:  # rather than "… and 5 more moves"
+        if not p.get("hidden"):
+            return tr.gettext(
+                "Too close to call: played out to the end, every move you have comes out "
+                "about the same."
+            )
+        return tr.ngettext(
+            "Too close to call: in {n} trial game, with the hidden cards dealt at random, every "
+            "move you have did about as well.",
+            "Too close to call: in {n} trial games, with the hidden cards dealt at random, "
+            "every move you have did about as well.",
+            n,
+        )
     # TRANSLATORS: one move inside a list of moves, quoted as the language quotes a phrase
     # (ru «{move}», es «{move}»; English needs no quotes).
     named = [tr.pgettext("move in a list", "{move}", move=hint_alternative(m, tr)) for m in moves]
@@ -742,7 +761,6 @@ def _tie(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None) ->
         # TRANSLATORS: the last item of a list of moves: the others are marked on the table.
         named = [*named[: TIE_NAMED - 1], tr.ngettext("{n} more move", "{n} more moves", extra)]
     listed = tr.format_list(named)
-    n = _int(p, "samples")
     if n == 0:
         player = _name(_int(p, "seat"), tr, players)
         value = p.get("value")
@@ -764,19 +782,6 @@ def _tie(p: Mapping[str, object], tr: Gettext, players: Sequence[str] | None) ->
             "them {player} can make you the durak with the right play.",
             moves=listed,
             player=player,
-        )
-    if p.get("every") and len(moves) > TIE_NAMED:  # rather than "… and 5 more moves"
-        if not p.get("hidden"):
-            return tr.gettext(
-                "Too close to call: played out to the end, every move you have comes out "
-                "about the same."
-            )
-        return tr.ngettext(
-            "Too close to call: in {n} trial game, with the hidden cards dealt at random, every "
-            "move you have did about as well.",
-            "Too close to call: in {n} trial games, with the hidden cards dealt at random, "
-            "every move you have did about as well.",
-            n,
         )
     if not p.get("hidden"):
         return tr.gettext(

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Final
 
+from .babel_extract import AGREE_CONTEXTS
 from .i18n import N_, Gettext
 
 __all__ = [
@@ -53,8 +54,9 @@ class Gender(StrEnum):
 #: The oblique cases a translation may ask a name for, as attributes: ``{player.gen}``.
 CASES: Final = ("gen", "dat", "acc", "ins", "pre")
 
-#: The msgctxt of the variant of an :func:`agree` message said of a woman / of a man.
-GENDER_CONTEXTS: Final = {Gender.FEMININE: "said of a woman", Gender.MASCULINE: "said of a man"}
+#: The msgctxt of the variant of an :func:`agree` message said of a woman / of a man (the
+#: extractor's list, which writes them into the catalog).
+GENDER_CONTEXTS: Final = dict(zip((Gender.FEMININE, Gender.MASCULINE), AGREE_CONTEXTS, strict=True))
 
 #: The names we give seats (msgids, translated like any text) and their gender. Lessons, the
 #: play page and the house-rules scenarios use only these (a test checks the lesson files).

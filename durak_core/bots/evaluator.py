@@ -158,7 +158,8 @@ class Assessment:
         of score larger than the noise of the sample (:meth:`margin`)."""
         if self.exact is not None:
             return self.exact[a] > self.exact[b]
-        return self.scores[a] - self.scores[b] > self.margin(a, b)
+        gap = self.scores[a] - self.scores[b]
+        return gap > 0 and gap > self.margin(a, b)  # (the margin is never negative)
 
     def close(self, a: Action, b: Action) -> bool:
         """Neither ``a`` nor ``b`` is clearly better: too close to call."""
