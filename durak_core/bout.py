@@ -7,7 +7,6 @@ from typing import NamedTuple
 
 from ._base import (
     ACE,
-    ANY_TIME,
     AT_DEFENCE_START,
     CURRENT_HAND,
     FIRST_BOUT_4PLUS,
@@ -28,6 +27,7 @@ from .rules import (
     CapScope,
     HandCap,
 )
+from .switches import next_active, one_team_left
 
 __all__ = ["BoutRules", "Cap"]
 
@@ -85,7 +85,7 @@ class BoutRules(GameBase):
 
     def _room(self) -> int:
         """``self._cap().room``, without building the explanation (hot path)."""
-        if not self._simple_cap:
+        if not self.switches.simple_cap:
             return self._cap().room
         s = self._state
         hand = s.defender_hand_at_start
@@ -100,12 +100,12 @@ class BoutRules(GameBase):
         if rules.throw_in_rights is NEIGHBOURS:
             return True
         limit = rules.neighbours_only_from
-        return limit is not None and self._team is None and self._n_active() >= limit
+        return limit is not None and self.switches.team is None and sum(self._state.active) >= limit
 
     def _neighbours(self) -> tuple[int, int]:
         """The attacker and the player after the defender («Vecinos», neighbours-only)."""
         s = self._state
-        return (s.attacker, self._next_active(s.defender))
+        return (s.attacker, next_active(s.active, s.defender))
 
     def _throw_rights(self) -> tuple[int, ...]:
         """The seats with throw-in rights in priority order, whatever their hands (C10, C11):
@@ -128,11 +128,11 @@ class BoutRules(GameBase):
         seats = []
         if attacker != defender and active[attacker]:
             seats.append(attacker)
-        seat = self._next_active(defender)
+        seat = next_active(active, defender)
         while seat != defender:
             if seat != attacker:
                 seats.append(seat)
-            seat = self._next_active(seat)
+            seat = next_active(active, seat)
         if self._neighbours_only():
             neighbours = self._neighbours()
             seats = [seat for seat in seats if seat in neighbours]
@@ -145,19 +145,20 @@ class BoutRules(GameBase):
 
     def _not_partners(self, seats: list[int], defender: int) -> list[int]:
         """``seats`` without the defender's team-mates."""
-        team = self._team
+        team = self.switches.team
         assert team is not None
         return [seat for seat in seats if team[seat] != team[defender]]
 
     def _partner_defends_any(self) -> bool:
         """In team play with two or more teams still in: do partners spare each other now?"""
-        return self._team is not None and not self._one_team_left()
+        sw = self.switches
+        return sw.team is not None and not one_team_left(sw, self._state.active)
 
     def _is_partner(self, seat: int, other: int) -> bool:
         """Are ``seat`` and ``other`` team-mates, while team-mates still spare each other?"""
         if not self._partner_defends_any():
             return False
-        team = self._team
+        team = self.switches.team
         assert team is not None
         return seat != other and team[seat] == team[other]
 
@@ -165,7 +166,7 @@ class BoutRules(GameBase):
         """Is ``seat`` the defender's team-mate, while team-mates still spare each other?"""
         if not self._partner_defends_any():
             return False
-        team = self._team
+        team = self.switches.team
         defender = self._state.defender
         assert team is not None
         return seat != defender and team[seat] == team[defender]
@@ -186,7 +187,7 @@ class BoutRules(GameBase):
             return False
         if s.taking:
             return self.rules.throw_in_after_take
-        return self.rules.throw_in_timing is ANY_TIME or None not in s.defences
+        return self.switches.throw_any_time or None not in s.defences
 
     def _compute_throw_in_turn(self) -> tuple[int, ...]:
         """Seats that may add a card or pass right now (assumes a bout in progress): none while
@@ -198,7 +199,7 @@ class BoutRules(GameBase):
             if not rules.throw_in_after_take or self._room() <= 0:
                 return ()
         elif None in s.defences:
-            if rules.throw_in_timing is not ANY_TIME:
+            if not self.switches.throw_any_time:
                 return ()
         elif self._room() <= 0:
             return ()

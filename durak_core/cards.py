@@ -16,6 +16,7 @@ from enum import IntEnum
 from typing import Final
 
 __all__ = [
+    "ALL_CARDS",
     "DECK_SIZES",
     "Card",
     "CardError",
@@ -204,6 +205,9 @@ class Card:
 
 
 _CARDS: Final[tuple[Card, ...]] = tuple(Card._make(r, s) for s in Suit for r in Rank)
+
+ALL_CARDS: Final = _CARDS
+"""All 52 cards in ``Card.index`` order: ``ALL_CARDS[card.index] is card``."""
 
 
 _DECKS: Final[dict[int, tuple[Card, ...]]] = {

@@ -16,7 +16,7 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import Any, NamedTuple
 
-from ._base import PHASE_OVER, TEAM_LOSES, GameBase, NoEvents, PositionError
+from ._base import PHASE_OVER, GameBase, NoEvents, PositionError
 from .actions import Action
 from .bout import Cap
 from .cards import Card, Rank, Suit, format_cards
@@ -159,7 +159,7 @@ class Game(Setup):
         limit = self.rules.repetition_limit
         return (
             s.phase is PHASE_OVER
-            and self._can_repeat
+            and self.switches.can_repeat
             and bool(limit and s.seen)
             and s.durak is None
             and s.seen.count(s.seen[-1]) >= limit
@@ -173,8 +173,8 @@ class Game(Setup):
         s = self._state
         if s.phase is not PHASE_OVER or self.drawn_by_repetition:
             return ()
-        team = self._team
-        if team is not None and s.durak is not None and self.rules.team_end is TEAM_LOSES:
+        team = self.switches.team
+        if team is not None and s.durak is not None and self.switches.team_loses:
             return tuple(i for i in range(self.players) if team[i] == team[s.durak])
         holding = tuple(i for i, a in enumerate(s.active) if a)
         return holding or ((s.durak,) if s.durak is not None else ())
@@ -250,7 +250,7 @@ class Game(Setup):
             flashed=s.flashed,
             redeals=s.redeals,
             dealer=self._dealer(),
-            seen=seen_keys(s.seen),
+            seen=seen_keys(s.seen, self.players),
         )
 
     def known_cards(self) -> tuple[frozenset[Card], ...]:
@@ -429,7 +429,7 @@ class Game(Setup):
             )
         state, n_events = self._undo.pop()
         self._state = state
-        if self._swap:  # a new deal (misdeal) may have changed trumps: the lowest one too
+        if self.switches.swap:  # a new deal (misdeal) may have changed trumps: the lowest one too
             self._init_state(state)
         del self._events[n_events:]
         return self._actions.pop()

@@ -150,15 +150,16 @@ class Generation(Legality):
         phase = s.phase
         if phase is PHASE_OVER:
             return iter(_NO_ACTIONS)
+        sw = self.switches
         swap = None
-        if self._swap:
+        if sw.swap:
             origin = s.low_trump_origin
             if origin is not None and not isinstance(self._swap_partner(origin), Reason):
                 swap = _SWAPS[origin]
         if phase is PHASE_LEAD:
             seat = s.attacker
             leads: Iterator[Action] = map(_LEADS[seat].__getitem__, tuple(s.hands[seat]))
-            if self._redeal and s.bouts == 1:
+            if sw.redeal and s.bouts == 1:
                 redeals = self._redeals()
                 if redeals:
                     leads = chain(leads, redeals)
@@ -213,13 +214,13 @@ class Generation(Legality):
         if phase is PHASE_LEAD:
             if s.hands[s.attacker]:
                 seats.append(s.attacker)
-            if self._redeal and s.bouts == 1:
+            if self.switches.redeal and s.bouts == 1:
                 seats.extend(a.seat for a in self._redeals() if a.seat not in seats)
         else:
             if not s.taking and None in s.defences:
                 seats.append(s.defender)
             seats.extend(seat for seat in s.throw_in_turn if seat not in seats)
-        if self._swap:
+        if self.switches.swap:
             origin = s.low_trump_origin
             if (
                 origin is not None

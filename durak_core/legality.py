@@ -13,6 +13,7 @@ from .bout import BoutRules
 from .cards import Card, beat_failure
 from .misdeal import is_misdeal
 from .reasons import IllegalAction, Reason
+from .switches import defender_for
 
 __all__ = ["Legality"]
 
@@ -102,7 +103,7 @@ class Legality(BoutRules):
                 action,
                 seat=seat,
                 neighbours=list(self._neighbours()),
-                active=self._n_active() if only_from is not None else None,
+                active=sum(self._state.active) if only_from is not None else None,
             )
         return None
 
@@ -189,8 +190,8 @@ class Legality(BoutRules):
                 return IllegalAction(
                     Reason.FLASH_ALREADY_SHOWN, action, card=card, reuse=self.rules.flash_reuse
                 )
-        nxt = self._defender_for(seat)
-        if self._team is not None and self._is_partner(seat, nxt):
+        nxt = defender_for(self.switches, s.active, seat)
+        if self.switches.team is not None and self._is_partner(seat, nxt):
             # S2 «pairs»: passing the attack on adds to an attack against one's partner
             return IllegalAction(Reason.TRANSFER_TO_PARTNER, action, seat=seat, next_defender=nxt)
         needed = len(s.attacks) + (kind is not FLASH)
@@ -212,7 +213,7 @@ class Legality(BoutRules):
         the cap."""
         s = self._state
         rules = self.rules
-        if not self._redeal:
+        if not self.switches.redeal:
             return IllegalAction(Reason.REDEAL_DISABLED, action)
         if s.phase is not PHASE_LEAD or s.bouts != 1:
             return IllegalAction(Reason.REDEAL_TOO_LATE, action)

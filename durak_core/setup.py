@@ -5,29 +5,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from functools import lru_cache
 from typing import Any, Self
 
-from ._base import NoEvents, PositionError, next_opponent, teams_in
+from ._base import NoEvents, PositionError
 from .cards import Card, CardError, Rank, Suit, beats, format_cards, make_deck, parse_cards
 from .dealing import deal_events, deal_hands, fresh_state, pick_first_attacker, turn_up
 from .events import Event, EventKind
 from .misdeal import misdeal_seats
 from .position import Position
 from .rules import (
-    CapScope,
-    FirstBoutCap,
-    HandCap,
     Misdeal,
     MisdealMode,
     Rules,
-    TeamEnd,
-    TeamRotation,
     Teams,
-    ThrowInPriority,
     TrumpSwap,
-    team_of,
 )
-from .state import Phase
+from .state import Phase, parse_bout_key
+from .switches import defender_for, one_team_left, switches
 from .transitions import Transitions
 
 MANDATORY, ON_REQUEST = MisdealMode.MANDATORY, MisdealMode.ON_REQUEST
@@ -63,27 +58,7 @@ class Setup(Transitions):
         game._undo = [] if undo else None
         game._lowest_trump = None
         game._setup_known = ()
-        # rule switches read on every action, looked up once
-        game._reset_on_card = rules.throw_in_priority is not ThrowInPriority.ATTACKER_UNTIL_PASS
-        game._simple_cap = (
-            rules.first_bout_cap is FirstBoutCap.NONE
-            and rules.cap_scope is CapScope.TOTAL
-            and rules.hand_cap is HandCap.AT_DEFENCE_START
-        )
-        game._swap = rules.trump_swap is not TrumpSwap.OFF
-        game._redeal = rules.misdeal is not NO_MISDEAL and rules.misdeal_mode is ON_REQUEST
-        # A position can come back only where cards can go round: a transfer (or a Flash), or
-        # three or more players. With two and neither, a take leaves the same attacker with
-        # fewer cards and a beaten-off bout discards: the repetition rule keeps the positions
-        # (Position.seen) without wording or counting them (the solver's position_key knows
-        # this too).
-        game._can_repeat = players > 2 or rules.transfer or rules.flash
-        if rules.teams is NO_TEAMS:
-            game._team = None
-            game._skip_partners = False
-        else:
-            game._team = team_of(rules.teams, players)
-            game._skip_partners = rules.team_rotation is not TeamRotation.INDIVIDUAL
+        game.switches = switches(rules, players)
         return game
 
     @classmethod
@@ -401,7 +376,7 @@ class Setup(Transitions):
         s.turnup_holder = holder
         s.flashed = pos.flashed
         s.redeals = pos.redeals
-        s.seen = pos.seen
+        s.seen = _seen_ints(pos.seen, players)
         game._init_state(s)
         if pos.table:
             if over:
@@ -473,13 +448,13 @@ def _check_position(rules: Rules, pos: Position) -> None:
         not over and (pos.defender == pos.attacker or pos.defender in out_set)
     ):
         raise PositionError(f"defender {pos.defender} is not another seat still in play")
-    team = team_of(rules.teams, players)
+    sw = switches(rules, players)
     if (
         not over
-        and team is not None
-        and rules.team_rotation is not TeamRotation.INDIVIDUAL
-        and team[pos.attacker] == team[pos.defender]
-        and len(teams_in(team, [i not in out_set for i in seats])) > 1
+        and sw.skip_partners
+        and sw.team is not None
+        and sw.team[pos.attacker] == sw.team[pos.defender]
+        and not one_team_left(sw, [i not in out_set for i in seats])
     ):
         raise PositionError(
             f"the attacker (seat {pos.attacker}) and the defender (seat {pos.defender}) are "
@@ -546,16 +521,7 @@ def _check_cards(rules: Rules, pos: Position) -> None:
 def _default_defender(rules: Rules, attacker: int, active: list[bool]) -> int:
     """The attacker's next seat still in; in team play (S0) his next opponent still in while
     two teams are in."""
-    team = team_of(rules.teams, len(active))
-    if team is not None and rules.team_rotation is not TeamRotation.INDIVIDUAL:
-        opponent = next_opponent(team, active, attacker)
-        if opponent is not None:
-            return opponent
-    players = len(active)
-    for k in range(1, players):
-        if active[(attacker + k) % players]:
-            return (attacker + k) % players
-    return attacker
+    return defender_for(switches(rules, len(active)), active, attacker)
 
 
 #: Most positions a set-up's ``seen`` may list, and the longest key (a 52-card deck's hands).
@@ -572,12 +538,24 @@ def _seen_keys(seen: Iterable[str]) -> tuple[str, ...]:
     return keys
 
 
+#: Set-up positions come back (the worlds a search deals from one observation).
+_parse_key = lru_cache(maxsize=1024)(parse_bout_key)
+
+
+def _seen_ints(seen: tuple[str, ...], players: int) -> tuple[int, ...]:
+    """``Position.seen`` as the engine keeps it: :func:`~durak_core.state.bout_key` integers."""
+    try:
+        return tuple(_parse_key(key, players) for key in seen)
+    except ValueError as exc:
+        raise PositionError(f"seen: {exc}") from None
+
+
 def _is_over(rules: Rules, players: int, out: set[int]) -> bool:
     """Is a game with these seats out over: at most one player still in, or (team play,
     ``team_end='team_loses'``) only one team (S0, S2)?"""
-    team = team_of(rules.teams, players)
-    if team is not None and rules.team_end is TeamEnd.TEAM_LOSES:
-        return len(teams_in(team, [i not in out for i in range(players)])) <= 1
+    sw = switches(rules, players)
+    if sw.team_loses:
+        return one_team_left(sw, [i not in out for i in range(players)])
     return players - len(out) <= 1
 
 

@@ -5,9 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from enum import StrEnum
 
-from .cards import Card, Suit
+from .cards import ALL_CARDS, Card, Suit
 
-__all__ = ["DeferredKey", "Phase", "State", "repetition_key", "seen_keys"]
+__all__ = [
+    "DeferredKey",
+    "Phase",
+    "SeenKey",
+    "State",
+    "bout_key",
+    "parse_bout_key",
+    "repetition_key",
+    "seen_keys",
+    "word_bout_key",
+]
 
 
 class Phase(StrEnum):
@@ -92,11 +102,11 @@ class State:
     """Trumps already shown for a Flash transfer (S2; this bout's only, under once-per-bout)."""
     redeals: int
     """New deals asked for so far for a misdeal (C20)."""
-    seen: tuple[str | DeferredKey, ...]
+    seen: tuple[SeenKey, ...]
     """The positions that started a bout since the stock ran out and the last bout was beaten
-    off, oldest first (:func:`repetition_key`; what ``Rules.repetition_limit`` counts). Where
-    no position can come back, a bout's position is kept as a :class:`DeferredKey`, worded
-    only when asked for (:func:`seen_keys`)."""
+    off, oldest first, as :func:`bout_key` integers (what ``Rules.repetition_limit`` counts;
+    ``Position.seen`` words them, :func:`seen_keys`). Where no position can come back, a
+    bout's position is kept as a :class:`DeferredKey`, keyed only when asked for."""
     _order: tuple[list[bool], int, int, tuple[int, ...]] | None
     """Cache of the seats with throw-in rights in priority order, for ``active``, attacker and
     defender (see ``BoutRules._throw_order``)."""
@@ -208,20 +218,90 @@ def repetition_key(
     flashed: frozenset[Card],
     turnup_holder: int | None,
 ) -> str:
-    """The position a bout starts in, as ``Rules.repetition_limit`` compares them: each
-    hand as a set, who attacks whom, the trumps shown for a Flash, who may still swap the
-    turn-up (the stock is empty, the table too; who is out follows from the hands)."""
+    """The position a bout starts in, as ``Rules.repetition_limit`` compares them, worded:
+    each hand as a set, who attacks whom, the trumps shown for a Flash, who may still swap the
+    turn-up (the stock is empty, the table too; who is out follows from the hands). This is
+    the form of ``Position.seen``; the engine counts :func:`bout_key` integers instead."""
     shown = " ".join(sorted(map(str, flashed)))
     parts = [" ".join(sorted(map(str, hand))) for hand in hands]
     return f"{'|'.join(parts)}|{attacker}>{defender}|{shown}|{turnup_holder}"
 
 
-class DeferredKey:
-    """A :func:`repetition_key` not yet worded: what a bout started with, copied, so that a game
-    where no position can come back (two players, no transfer) does not format every hand at
-    every bout. It equals its text, and the text is made once, when asked for."""
+#: Bits of a :func:`bout_key`: 52 per hand (bit ``Card.index``), then 3 bits each for the
+#: attacker, the defender and the turn-up holder (7: none), then 52 for the Flash trumps.
+_HAND_BITS, _SEAT_BITS, _NO_HOLDER = 52, 3, 7
+_ALL_BITS = (1 << _HAND_BITS) - 1
 
-    __slots__ = ("_parts", "_text")
+
+def bout_key(
+    hands: Sequence[Sequence[Card]],
+    attacker: int,
+    defender: int,
+    flashed: frozenset[Card],
+    turnup_holder: int | None,
+) -> int:
+    """:func:`repetition_key` as one integer, what the engine keeps in ``State.seen`` and
+    counts: equal exactly when the worded keys are equal, and made without formatting text."""
+    key = 0
+    shift = 0
+    for hand in hands:
+        for card in hand:
+            key |= 1 << (card.index + shift)
+        shift += _HAND_BITS
+    holder = _NO_HOLDER if turnup_holder is None else turnup_holder
+    key |= (attacker | defender << _SEAT_BITS | holder << 2 * _SEAT_BITS) << shift
+    shift += 3 * _SEAT_BITS
+    for card in flashed:
+        key |= 1 << (card.index + shift)
+    return key
+
+
+def _cards_in(mask: int) -> list[Card]:
+    return [card for card in ALL_CARDS if mask >> card.index & 1]
+
+
+def word_bout_key(key: int, players: int) -> str:
+    """The :func:`repetition_key` text of a :func:`bout_key` of ``players`` hands."""
+    hands = [_cards_in(key >> (seat * _HAND_BITS) & _ALL_BITS) for seat in range(players)]
+    seats = key >> (players * _HAND_BITS)
+    attacker = seats & 7
+    defender = seats >> _SEAT_BITS & 7
+    holder = seats >> 2 * _SEAT_BITS & 7
+    flashed = frozenset(_cards_in(seats >> 3 * _SEAT_BITS))
+    return repetition_key(
+        hands, attacker, defender, flashed, None if holder == _NO_HOLDER else holder
+    )
+
+
+def parse_bout_key(text: str, players: int) -> int:
+    """The :func:`bout_key` of a :func:`repetition_key` text of ``players`` hands; ValueError
+    unless ``text`` is exactly how the engine words a position."""
+    parts = text.split("|")
+    if len(parts) != players + 3:
+        raise ValueError(f"not a position key of {players} hands: {text!r}")
+    try:
+        hands = [[Card.parse(c) for c in part.split()] for part in parts[:players]]
+        attacker, defender = (int(seat) for seat in parts[players].split(">"))
+        flashed = frozenset(Card.parse(c) for c in parts[players + 1].split())
+        holder_text = parts[players + 2]
+        holder = None if holder_text == "None" else int(holder_text)
+    except ValueError:  # CardError is one
+        raise ValueError(f"not a position key: {text!r}") from None
+    seats = range(players)
+    if attacker not in seats or defender not in seats or holder not in (None, *seats):
+        raise ValueError(f"not a position key of {players} seats: {text!r}")
+    key = bout_key(hands, attacker, defender, flashed, holder)
+    if word_bout_key(key, players) != text:
+        raise ValueError(f"not a position key as the engine words it: {text!r}")
+    return key
+
+
+class DeferredKey:
+    """A :func:`bout_key` kept for later: what a bout started with, copied, so that a game
+    where no position can come back (two players, no transfer) computes nothing at every bout.
+    It equals its integer, and it is worded once, when asked for."""
+
+    __slots__ = ("_key", "_parts")
 
     def __init__(
         self,
@@ -232,28 +312,33 @@ class DeferredKey:
         turnup_holder: int | None,
     ) -> None:
         self._parts = (tuple(map(tuple, hands)), attacker, defender, flashed, turnup_holder)
-        self._text: str | None = None
+        self._key: int | None = None
 
-    def text(self) -> str:
-        if self._text is None:
-            self._text = repetition_key(*self._parts)
-        return self._text
+    def key(self) -> int:
+        """The position's :func:`bout_key`."""
+        if self._key is None:
+            self._key = bout_key(*self._parts)
+        return self._key
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, DeferredKey):
-            return other is self or other.text() == self.text()
-        return isinstance(other, str) and other == self.text()
+            return other is self or other.key() == self.key()
+        return isinstance(other, int) and other == self.key()
 
     def __hash__(self) -> int:
-        return hash(self.text())
+        return hash(self.key())
 
     def __repr__(self) -> str:
-        return repr(self.text())
+        return f"DeferredKey({self.key()})"
 
 
-def seen_keys(seen: Sequence[str | DeferredKey]) -> tuple[str, ...]:
-    """``State.seen`` as text (:func:`repetition_key`), as ``Position.seen`` holds it."""
-    return tuple(key if isinstance(key, str) else key.text() for key in seen)
+SeenKey = int | DeferredKey
+"""A position in ``State.seen``: a :func:`bout_key`, or one kept for later."""
+
+
+def seen_keys(seen: Sequence[SeenKey], players: int) -> tuple[str, ...]:
+    """``State.seen`` worded (:func:`repetition_key`), as ``Position.seen`` holds it."""
+    return tuple(word_bout_key(key if isinstance(key, int) else key.key(), players) for key in seen)
 
 
 _FIELDS = tuple(sorted(name for name in State.__slots__ if not name.startswith("_")))

@@ -12,7 +12,6 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from ._base import (
-    ANY_TIME,
     EV_BEAT,
     EV_BITO,
     EV_BOUT_START,
@@ -34,8 +33,6 @@ from ._base import (
     PHASE_LEAD,
     PHASE_OVER,
     PREVIOUS_ATTACKER,
-    TEAM_LOSES,
-    TEAM_TURNS,
     NoEvents,
     new_event,
 )
@@ -45,7 +42,8 @@ from .dealing import deal_events, deal_hands, fresh_state, pick_first_attacker, 
 from .generation import Generation
 from .reasons import Reason
 from .rules import FlashReuse
-from .state import DeferredKey, repetition_key
+from .state import DeferredKey, bout_key
+from .switches import cover, defender_for, next_active, next_mate, one_team_left
 
 __all__ = ["Transitions"]
 
@@ -82,7 +80,7 @@ class Transitions(Generation):
             if card is self._lowest_trump:
                 s.low_trump_origin = None
             s.defences[s.attacks.index(target)] = card
-            if self._reset_on_card and True in s.passed:
+            if self.switches.reset_on_card and True in s.passed:
                 s.passed = [False] * self.players
             if self._events.__class__ is not NoEvents:
                 self._events.append(new_event((EV_BEAT, seat, (card, target), None, 0, "")))
@@ -115,19 +113,19 @@ class Transitions(Generation):
                 if record:
                     self._events.append(new_event((EV_LEAD, seat, (card,), None, 0, "")))
             elif kind is THROW:
-                if self._reset_on_card and True in s.passed:
+                if self.switches.reset_on_card and True in s.passed:
                     s.passed = [False] * self.players
                 if record:
                     self._events.append(new_event((EV_THROW_IN, seat, (card,), None, 0, "")))
             else:  # transfer
-                nxt = self._defender_for(seat)
+                nxt = defender_for(self.switches, s.active, seat)
                 s.attacker = seat
                 s.defender = nxt
                 s.defender_hand_at_start = len(s.hands[nxt])
                 s.passed = [False] * self.players
                 if record:
                     self._events.append(new_event((EV_TRANSFER, seat, (card,), nxt, 0, "")))
-            if s.taking or self.rules.throw_in_timing is ANY_TIME:
+            if s.taking or self.switches.throw_any_time:
                 self._settle()
             else:
                 # an unbeaten card shuts the throw-in window (C12) and cannot end the bout:
@@ -147,7 +145,7 @@ class Transitions(Generation):
         """S2 «Flash»: the defender shows a trump of the attack's rank, keeps it, and the
         attack passes on as in a transfer (no card is added to the table)."""
         s = self._state
-        nxt = self._defender_for(seat)
+        nxt = defender_for(self.switches, s.active, seat)
         s.attacker = seat
         s.defender = nxt
         s.defender_hand_at_start = len(s.hands[nxt])
@@ -155,7 +153,7 @@ class Transitions(Generation):
         s.flashed = s.flashed | {card}
         if self._events.__class__ is not NoEvents:
             self._events.append(new_event((EV_FLASH, seat, (card,), nxt, 0, "")))
-        if self.rules.throw_in_timing is ANY_TIME:
+        if self.switches.throw_any_time:
             self._settle()
         else:
             s.throw_in_turn = ()
@@ -232,6 +230,7 @@ class Transitions(Generation):
         events = self._events
         record = events.__class__ is not NoEvents
         players = self.players
+        sw = self.switches
         defender = s.defender
         table = [*s.attacks, *filter(None, s.defences)]
         if defended:
@@ -267,11 +266,7 @@ class Transitions(Generation):
                         )
                 seat = (seat + 1) % players
             remaining = [i for i, a in enumerate(active) if a]
-            if len(remaining) <= 1 or (
-                self._team is not None
-                and self.rules.team_end is TEAM_LOSES
-                and self._one_team_left()
-            ):
+            if len(remaining) <= 1 or (sw.team_loses and one_team_left(sw, active)):
                 s.phase = PHASE_OVER
                 if len(remaining) > 1:
                     # S0 (ii): the whole team loses; its durak is the loser nearest clockwise
@@ -286,49 +281,41 @@ class Transitions(Generation):
                         detail = "draw"
                     elif not remaining:
                         detail = "previous_durak"  # all empty at once, no draws (S0)
-                    elif self._team is not None and self.rules.team_end is TEAM_LOSES:
+                    elif sw.team_loses:
                         detail = "team"  # his whole team loses (S0, S2)
                     else:
                         detail = "durak"
                     events.append(new_event((EV_GAME_OVER, s.durak, NO_CARDS, None, 0, detail)))
                 return
+        active = s.active
         new_defender: int | None = None
-        if (
-            self._skip_partners
-            and self.rules.team_rotation is TEAM_TURNS
-            and not self._one_team_left()
-        ):
+        if sw.team_turns and not one_team_left(sw, active):
             # S0's six-player example: each team's turns go round its own members with cards:
             # a successful defender (or his next team-mate, if he is out) attacks the
             # attacker's next team-mate; after a take the attacker's next team-mate attacks
             # the defender's next team-mate
-            turn = self._cover(defender) if defended else self._next_mate(s.attacker)
-            new_defender = self._next_mate(s.attacker if defended else defender)
+            turn = cover(sw, active, defender) if defended else next_mate(sw, active, s.attacker)
+            new_defender = next_mate(sw, active, s.attacker if defended else defender)
             assert turn is not None and new_defender is not None  # two teams are still in
             attacker = turn
         elif defended:
-            if s.active[defender]:
+            if active[defender]:
                 attacker = defender
-            elif self._skip_partners and (cover := self._cover(defender)) is not None:
-                attacker = cover  # C23: a team-mate takes the turn of one who is out
-            elif (
-                self.rules.attacker_after_defender_out is PREVIOUS_ATTACKER and s.active[s.attacker]
-            ):
+            elif sw.skip_partners and (mate := cover(sw, active, defender)) is not None:
+                attacker = mate  # C23: a team-mate takes the turn of one who is out
+            elif self.rules.attacker_after_defender_out is PREVIOUS_ATTACKER and active[s.attacker]:
                 attacker = s.attacker
             else:
-                attacker = self._next_active(defender)
-        elif self._skip_partners and (cover := self._cover((defender + 1) % players)) is not None:
+                attacker = next_active(active, defender)
+        elif sw.skip_partners and (mate := cover(sw, active, (defender + 1) % players)) is not None:
             # S0: the turn passes to the defender's left; if he is out, to his team-mate
-            attacker = cover
+            attacker = mate
         else:
-            attacker = self._next_active(defender)
+            attacker = next_active(active, defender)
         s.attacker = s.lead_attacker = attacker
-        if new_defender is not None:
-            s.defender = new_defender
-        else:
-            s.defender = (
-                self._defender_for(attacker) if self._skip_partners else self._next_active(attacker)
-            )
+        s.defender = (
+            new_defender if new_defender is not None else defender_for(sw, active, attacker)
+        )
         s.defender_hand_at_start = len(s.hands[s.defender])
         s.phase = PHASE_LEAD
         s.passed = [False] * players
@@ -345,13 +332,13 @@ class Transitions(Generation):
         cards leave the game, so a beaten-off bout forgets every earlier position."""
         s = self._state
         seen = () if defended else s.seen
-        if not self._can_repeat:  # nothing to count: keep the position, word it if asked
+        if not self.switches.can_repeat:  # nothing to count: keep the position for later
             s.seen = (
                 *seen,
                 DeferredKey(s.hands, s.attacker, s.defender, s.flashed, s.turnup_holder),
             )
             return False
-        key = repetition_key(s.hands, s.attacker, s.defender, s.flashed, s.turnup_holder)
+        key = bout_key(s.hands, s.attacker, s.defender, s.flashed, s.turnup_holder)
         n = seen.count(key) + 1
         s.seen = (*seen, key)
         if n == 1:

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from durak_core import Action, EventKind, Game, Position, Rules, RulesError, observe
+from durak_core import Action, EventKind, Game, Position, PositionError, Rules, RulesError, observe
 from durak_core.determinize import determinize
 from tutorial.explain import narrate
 from tutorial.i18n import SUPPORTED_LANGUAGES, translator
@@ -172,9 +172,9 @@ def test_the_learner_is_told_each_time_and_why_the_game_ends(lang: str) -> None:
 def test_where_no_position_can_come_back_the_positions_are_kept_unworded() -> None:
     """Issue 35, step 1: two players without transfers can never meet a position again (a
     take leaves the same attacker with fewer cards; a beaten-off bout discards), so the rule
-    neither words nor counts the positions there: it keeps each as a DeferredKey, and
+    neither keys nor counts the positions there: it keeps each as a DeferredKey, and
     ``Position.seen`` words them exactly as before (the perft file pins that)."""
-    from durak_core.state import DeferredKey, repetition_key, seen_keys
+    from durak_core.state import DeferredKey, seen_keys
 
     classic = Rules.preset("classic")
     rng = random.Random(7)
@@ -186,15 +186,50 @@ def test_where_no_position_can_come_back_the_positions_are_kept_unworded() -> No
             s = game.state
             assert all(isinstance(key, DeferredKey) for key in s.seen)
             kept += len(s.seen)
-            words = seen_keys(s.seen)
-            assert game.position().seen == words and list(s.seen) == list(words)
+            assert game.position().seen == seen_keys(s.seen, 2)
         assert not game.drawn_by_repetition
     assert kept
-    # with transfers the same bout is worded and counted, as before
+
+
+def test_positions_are_counted_as_integers_and_worded_at_the_position() -> None:
+    """Issue 35, step 1: where positions can repeat (here a transfer round) the engine keys
+    them as integers (no text at every bout); ``Position.seen`` words them, and a set-up reads
+    the words back to the same integers, so a replayed game counts on where it was."""
+    from durak_core.state import DeferredKey, bout_key, parse_bout_key, repetition_key
+
     game = cycle()
-    game.play(Action.parse(ROUND[0]))
-    for notation in ROUND[1:]:
+    for notation in ROUND:
         game.play(Action.parse(notation))
-    assert all(isinstance(key, str) for key in game.state.seen)
-    key = DeferredKey([list(game.hand(0))], 0, 1, frozenset(), None)
-    assert key == key.text() == repetition_key([list(game.hand(0))], 0, 1, frozenset(), None)
+    seen = game.state.seen
+    assert seen and all(type(key) is int for key in seen)
+    words = game.position().seen
+    assert [parse_bout_key(text, 2) for text in words] == list(seen)
+    again = Game.from_position(game.rules, game.position())
+    assert again.state.seen == seen and again.position() == game.position()
+    hand = [list(game.hand(0)), list(game.hand(1))]
+    flashed = frozenset(hand[0][:1])
+    text = repetition_key(hand, 0, 1, flashed, 1)
+    key = bout_key(hand, 0, 1, flashed, 1)
+    assert parse_bout_key(text, 2) == key == DeferredKey(hand, 0, 1, flashed, 1)
+    assert bout_key(hand, 1, 0, flashed, 1) != key != bout_key(hand, 0, 1, frozenset(), 1)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "6C|7C|0>1||None|extra",  # a hand too many
+        "6C|XX|0>1||None",  # not a card
+        "7C 6C|AH|0>1||None",  # cards not in the engine's order
+        "6C|AH|0>9||None",  # no such seat
+        "6C|AH|0-1||None",  # not "attacker>defender"
+        "6C|AH|0>1||none",  # not a holder
+    ],
+)
+def test_a_set_up_refuses_a_seen_key_the_engine_never_words(bad: str) -> None:
+    """A position's ``seen`` is read back into the engine's keys: a key that is not how the
+    engine words a position is refused with a clear error, not kept to never match."""
+    position = cycle().position()
+    data = position.to_dict()
+    data["seen"] = [bad]
+    with pytest.raises(PositionError, match="seen: not a position key"):
+        Position.from_dict(data, TRANSFER)

@@ -358,3 +358,29 @@ def test_random_team_turns_games_never_pit_partners_s0_item9(teams: str, players
             again = Game.from_position(rules, game.position())
             assert again.state == game.state
             game.play(rng.choice(list(game.legal_actions())))
+
+
+def test_the_rule_switches_are_one_cached_value_and_the_seats_follow_them_s0_item7() -> None:
+    """Issue 35, step 1: what the rules decide once (team play, skipping partners, team turns,
+    the team's loss) is one frozen value per (rules, players), shared by every game; the seat
+    helpers are functions of it and the players still in (S0 item 7: the attack goes to the
+    next *opponent*; C23: a team-mate covers for one who is out)."""
+    from durak_core.switches import cover, defender_for, next_active, next_mate, switches
+
+    rules = Rules(teams=Teams.TWO_V_TWO)
+    sw = switches(rules, 4)
+    assert sw is switches(Rules(teams=Teams.TWO_V_TWO), 4)
+    assert Game.deal(rules, 4, seed=1).switches is sw
+    assert sw.team == (0, 1, 0, 1) and sw.skip_partners and sw.team_loses
+    everyone = [True] * 4
+    assert defender_for(sw, everyone, 0) == 1  # the next seat is an opponent
+    one_out = [True, False, True, True]
+    assert defender_for(sw, one_out, 0) == 3  # seat 1 is out: the next opponent is seat 3
+    assert next_active(one_out, 0) == 2  # the next player still in is his partner
+    assert cover(sw, one_out, 1) == 3 and cover(sw, one_out, 0) == 0
+    assert next_mate(sw, one_out, 1) == 3 and next_mate(sw, everyone, 0) == 2
+    alone = switches(Rules(), 4)
+    assert alone.team is None and not alone.skip_partners
+    assert defender_for(alone, one_out, 0) == 2
+    assert not switches(Rules(), 2).can_repeat and switches(Rules(), 3).can_repeat
+    assert switches(Rules(transfer=True), 2).can_repeat

@@ -79,7 +79,7 @@ def playout(game: Game, seat: int, limit: int = 1000) -> float:
     for _ in range(limit):
         s = game._state
         if s.phase is _OVER:
-            return outcome_score(s.durak, seat, game._team)
+            return outcome_score(s.durak, seat, game.switches.team)
         actions = list(generate())
         who = actions[0].seat
         if actions[-1].seat != who:
@@ -101,7 +101,7 @@ def playout(game: Game, seat: int, limit: int = 1000) -> float:
             )
         )
     s = game._state
-    return outcome_score(s.durak, seat, game._team) if s.phase is _OVER else 0.5
+    return outcome_score(s.durak, seat, game.switches.team) if s.phase is _OVER else 0.5
 
 
 #: Positions an exact endgame solve may search before the bot samples instead: a median
