@@ -18,6 +18,13 @@ forms ``--classroom N`` and ``--max-kernels N`` exist too):
                    class arriving at once often shares one address (a school's NAT).
 ``max_kernels_per_address``  live kernels one client address may hold, connected or not
                    (many silent websockets); ``classroom`` more than that, as above.
+``reserved_for_newcomers``  the last slots of ``max_kernels`` that only a client holding no
+                   kernel may take (default: an eighth of ``max_kernels``, 5 of 40); at the
+                   cap such a newcomer takes the least active kernel of the client holding
+                   the most (two or more) instead of the "full" page. A client is an IPv4
+                   address or an IPv6 /64 (:func:`durak_server.kernels.client_key`).
+``trust_xheaders`` behind a reverse proxy: the client's address is taken from ``X-Real-IP`` /
+                   ``X-Forwarded-For`` (``--ServerApp.trust_xheaders=True`` is read too).
 ``max_message_bytes``, ``ws_ping_interval``, ``ws_ping_timeout``: the kernel websocket.
 
 Everything else is Voilà's: the standalone protections stay (only comm and info messages
@@ -33,7 +40,7 @@ from typing import Any, ClassVar
 
 from jupyter_server.base.handlers import path_regex
 from jupyter_server.utils import url_path_join
-from traitlets import Float, Integer, List, Unicode
+from traitlets import Bool, Float, Integer, List, Unicode, default
 from voila.app import Voila
 from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.contentshandler import VoilaContentsHandler
@@ -128,6 +135,19 @@ class DurakServer(Voila):  # type: ignore[misc]
         help="Most live kernels one client address may hold, connected or not (0: no limit), "
         "plus classroom; beyond it that address gets the 'too many pages' page for a while.",
     )
+    reserved_for_newcomers = Integer(
+        config=True,
+        help="Slots of max_kernels only a client holding no kernel may take (default: "
+        "max_kernels // 8). At the cap, such a newcomer takes the least active kernel of the "
+        "client holding the most (two or more) instead of being refused.",
+    )
+    trust_xheaders = Bool(
+        False,
+        config=True,
+        help="Take the client's address from X-Real-IP / X-Forwarded-For (behind a reverse "
+        "proxy that sets them; never when clients can reach the server directly). "
+        "--ServerApp.trust_xheaders=True has the same effect.",
+    )
     resume_key_file = Unicode(
         "",
         config=True,
@@ -141,6 +161,29 @@ class DurakServer(Voila):  # type: ignore[misc]
         "classroom": "DurakServer.classroom",
         "max-kernels": "DurakServer.max_kernels",
     }
+
+    @default("reserved_for_newcomers")
+    def _eighth_of_the_cap(self) -> int:
+        return max(0, self.max_kernels) // 8
+
+    def trusts_xheaders(self) -> bool:
+        """``trust_xheaders``, or Jupyter Server's own name for it (the app is no ServerApp,
+        so that setting alone would be silently ignored)."""
+        server_app: Any = self.config.get("ServerApp", {})
+        return bool(self.trust_xheaders or server_app.get("trust_xheaders", False))
+
+    def listen(self) -> None:
+        """Voilà's, with Tornado's ``xheaders`` when the proxy's headers are trusted: the
+        client's address (``request.remote_ip``) is then the one the proxy saw."""
+        if self.trusts_xheaders():
+            listen = self.app.listen
+
+            def listen_trusting(port: int, address: str = "", **kwargs: Any) -> Any:
+                return listen(port, address, xheaders=True, **kwargs)
+
+            self.app.listen = listen_trusting
+            self.log.info("Client addresses: from X-Real-IP / X-Forwarded-For (trust_xheaders)")
+        super().listen()
 
     def _with_classroom(self, limit: int) -> int:
         """A per-address limit in force: a classroom of N may arrive at once from one
@@ -187,12 +230,14 @@ class DurakServer(Voila):  # type: ignore[misc]
             connect_timeout=self.connect_timeout,
             max_waiting_per_address=self.waiting_per_address(),
             max_kernels_per_address=self.kernels_per_address(),
+            reserved_for_newcomers=self.reserved_for_newcomers,
         )
         self.log.info(
-            "Kernel pool: %d x %s; at most %s kernels",
+            "Kernel pool: %d x %s; at most %s kernels, the last %d for newcomers",
             pool_size,
             self.pool_notebook,
             self.max_kernels or "unlimited",
+            self.kernel_manager.budget.for_newcomers,
         )
         return {
             **settings,

@@ -99,7 +99,7 @@ class RenderHandler(TornadoVoilaHandler):  # type: ignore[misc]
                 return
         reservation: Reservation | None = None
         if starts:
-            reservation = self.durak_manager.budget.reserve()
+            reservation = self.durak_manager.budget.reserve(address)
             if reservation is None:
                 self._write_full("kernel cap reached")
                 return

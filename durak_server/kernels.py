@@ -10,14 +10,22 @@
   not slowed by refills, and then, while a class keeps the processors busy, until they are
   idle enough (``refill_when_idle``, at most :data:`MAX_DEFERRAL` seconds); they never exceed
   the cap. Pooled kernels are never culled (Voilà).
+* **Fair share.** Kernels are counted by client (:func:`client_key`: an IPv4 address, an IPv6
+  /64). The last ``reserved_for_newcomers`` slots of the cap go only to a client holding no
+  kernel (pool refills never take them either); and when the cap is reached and such a
+  newcomer asks, the client holding the most kernels (at least two) gives up one, a kernel
+  whose tab is gone first, else its least recently active (:meth:`Claims.reclaim`), instead
+  of the newcomer being refused.
 
 Log lines: ``Using pre-heated kernel: <id> for _shell.ipynb`` (a page served from the pool),
-``Kernel pool of _shell.ipynb is filled with N kernel(s)``, ``Kernel cap reached``.
+``Kernel pool of _shell.ipynb is filled with N kernel(s)``, ``Kernel cap reached``,
+``Kernel cap reached: kernel <id> of <client> (holding N) shut down for a newcomer…``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import math
 import os
@@ -56,10 +64,12 @@ class PooledPage:
 
 class Reservation:
     """One slot of the kernel cap, held until its kernel is registered (then the kernel
-    itself counts); :meth:`release` is idempotent."""
+    itself counts); :meth:`release` is idempotent. ``after``: the shutdown of the kernel that
+    gave this slot up (:meth:`Claims.reclaim`), which the start awaits first."""
 
-    def __init__(self, budget: KernelBudget) -> None:
+    def __init__(self, budget: KernelBudget, after: asyncio.Future[Any] | None = None) -> None:
         self._budget: KernelBudget | None = budget
+        self.after = after
 
     def release(self) -> None:
         budget, self._budget = self._budget, None
@@ -68,25 +78,82 @@ class Reservation:
 
 
 class KernelBudget:
-    """Counts live kernels plus kernels being started against ``max_kernels`` (0 = no cap)."""
+    """Counts live kernels plus kernels being started against ``max_kernels`` (0 = no cap).
 
-    def __init__(self, manager: AsyncMappingKernelManager, max_kernels: int) -> None:
+    The last ``for_newcomers`` slots of the cap (``reserved_for_newcomers``, less than the cap)
+    are only for a client holding no kernel (:meth:`Claims.holds_nothing`); at the cap such a
+    newcomer is served by a :meth:`Claims.reclaim`. Without ``claims`` every asker is treated
+    as a holder."""
+
+    def __init__(
+        self,
+        manager: AsyncMappingKernelManager,
+        max_kernels: int,
+        reserved_for_newcomers: int = 0,
+        claims: Claims | None = None,
+    ) -> None:
         self.manager = manager
         self.max_kernels = max_kernels
+        self.for_newcomers = max(0, min(reserved_for_newcomers, max_kernels - 1))
+        self.claims = claims
         self.reserved = 0
 
     def live(self) -> int:
-        """Kernels the manager knows (started or starting)."""
+        """Kernels the manager knows (started or starting), less those reclaimed and on their
+        way out."""
         kernels: dict[str, Any] = self.manager._kernels
         pending: dict[str, Any] = self.manager._pending_kernels
-        return len(kernels.keys() | pending.keys())
+        known = kernels.keys() | pending.keys()
+        if self.claims is not None:
+            self.claims.leaving &= known
+            known -= self.claims.leaving
+        return len(known)
 
-    def reserve(self) -> Reservation | None:
-        """A slot for one more kernel, or ``None`` when the cap is reached."""
-        if self.max_kernels > 0 and self.live() + self.reserved >= self.max_kernels:
+    def reserve(self, address: str) -> Reservation | None:
+        """A slot for one more kernel for a page of ``address``, or ``None`` when the cap is
+        reached for it."""
+        if self.max_kernels <= 0:
+            return self._grant()
+        used = self.live() + self.reserved
+        newcomer = self.claims is not None and self.claims.holds_nothing(address)
+        if used < self.max_kernels - (0 if newcomer else self.for_newcomers):
+            return self._grant()
+        if newcomer and used >= self.max_kernels:
+            assert self.claims is not None
+            shutdown = self.claims.reclaim(address)
+            if shutdown is not None:
+                return self._grant(shutdown)
+        return None
+
+    def reserve_for_pool(self) -> Reservation | None:
+        """A slot for a pooled kernel, or ``None``: the pool never takes the newcomers' part."""
+        if self.max_kernels > 0 and self.live() + self.reserved >= (
+            self.max_kernels - self.for_newcomers
+        ):
             return None
+        return self._grant()
+
+    def _grant(self, after: asyncio.Future[Any] | None = None) -> Reservation:
         self.reserved += 1
-        return Reservation(self)
+        return Reservation(self, after)
+
+
+def client_key(address: str) -> str:
+    """The client an address counts for: an IPv4 address is one client (a /24 would lump a
+    school with its neighbours, and a school's pupils share one address anyway); an IPv6
+    address counts by its /64 (one customer's, or one host's, whole range); an IPv4-mapped
+    IPv6 address is its IPv4 address; anything else (no address) stays as it is. Behind a
+    trusted proxy (``DurakServer.trust_xheaders``) the address is the one Tornado took from
+    ``X-Real-IP`` / ``X-Forwarded-For``."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(ip) >> 64 << 64, 64)))
+    return str(ip)
 
 
 #: The reservation of the kernel start running in this task (see :func:`holding`).
@@ -114,7 +181,7 @@ class PageRequest:
 
     def __init__(self, claims: Claims, address: str) -> None:
         self.claims = claims
-        self.address = address
+        self.address = address = client_key(address)
         self.starting = True
         self.kernel_id: str | None = None
         claims._starting[address] = claims._starting.get(address, 0) + 1
@@ -167,6 +234,10 @@ class Claims:
     culler waits for them to go quiet. A learner's one kernel serves every page they visit,
     so a few per address is room for a few tabs; a class behind one address needs more
     (:meth:`durak_server.app.DurakServer.kernels_per_address`).
+
+    Every "address" here is a client key (:func:`client_key`): the addresses of one IPv6 /64
+    share their limits. When the cap is reached, a client holding nothing may take a kernel
+    from the client holding the most (:meth:`reclaim`).
     """
 
     def __init__(
@@ -184,6 +255,9 @@ class Claims:
         self._held: dict[str, set[str]] = {}
         self._starting: dict[str, int] = {}
         self._shutting_down: set[asyncio.Future[Any]] = set()
+        #: Kernels reclaimed for a newcomer whose shutdown has not finished: they no longer
+        #: count against the cap (:meth:`KernelBudget.live`).
+        self.leaving: set[str] = set()
 
     def _connected(self, kernel_id: str) -> bool:
         connections: dict[str, int] = self.manager._kernel_connections
@@ -191,6 +265,7 @@ class Claims:
 
     def waiting(self, address: str) -> int:
         """Kernels handed to ``address`` that are alive and still wait for their page."""
+        address = client_key(address)
         kernels = self._waiting.get(address, set())
         kernels -= {k for k in kernels if k not in self.manager or self._connected(k)}
         if not kernels:
@@ -199,6 +274,7 @@ class Claims:
 
     def held(self, address: str) -> int:
         """Live kernels handed to ``address``, connected or not."""
+        address = client_key(address)
         kernels = self._held.get(address, set())
         kernels -= {k for k in kernels if k not in self.manager}
         if not kernels:
@@ -208,9 +284,60 @@ class Claims:
     def full(self, address: str) -> bool:
         """Whether ``address`` may not be handed another kernel now: its waiting kernels, or
         all its kernels, with its requests still starting one, are at their limit."""
+        address = client_key(address)
         starting = self._starting.get(address, 0)
         waiting = self.max_waiting > 0 and self.waiting(address) + starting >= self.max_waiting
         return waiting or (self.max_held > 0 and self.held(address) + starting >= self.max_held)
+
+    def holds_nothing(self, address: str) -> bool:
+        """Whether ``address`` holds no live kernel and has no request starting one: a
+        newcomer (a burst of its requests is one newcomer, then a holder)."""
+        address = client_key(address)
+        return self._starting.get(address, 0) == 0 and self.held(address) == 0
+
+    def reclaim(self, newcomer: str) -> asyncio.Future[Any] | None:
+        """The cap is reached and ``newcomer`` holds nothing: the client holding the most
+        kernels (at least two; the first to claim among equals) gives up one, whose shutdown
+        (as culling does it) is returned; ``None`` if no client holds two. It gives up, first,
+        a kernel whose browser has gone (not connected, no longer waiting for its page); then
+        the least recently active."""
+        counts = {key: self.held(key) for key in list(self._held)}
+        if not counts:
+            return None
+        donor = max(counts, key=counts.__getitem__)
+        if counts[donor] < 2:
+            return None
+        kernels = self._held[donor]
+        waiting = self._waiting.get(donor, set())
+
+        def order(kernel_id: str) -> tuple[bool, float]:
+            kernel = self.manager._kernels.get(kernel_id)
+            last = getattr(kernel, "last_activity", None)
+            gone = not self._connected(kernel_id) and kernel_id not in waiting
+            return not gone, last.timestamp() if last is not None else math.inf
+
+        kernel_id = min(kernels, key=order)
+        kernels.discard(kernel_id)
+        waiting.discard(kernel_id)
+        self.leaving.add(kernel_id)
+        self.manager.log.info(
+            "Kernel cap reached: kernel %s of %s (holding %d) shut down for a newcomer from %s",
+            kernel_id,
+            donor,
+            counts[donor],
+            client_key(newcomer),
+        )
+        shutdown = self._shut_down(kernel_id)
+        # Gone, or (a failed shutdown) still there and counted again.
+        shutdown.add_done_callback(lambda _: self.leaving.discard(kernel_id))
+        return shutdown
+
+    def _shut_down(self, kernel_id: str) -> asyncio.Future[Any]:
+        shutdown: Any = self.manager.shutdown_kernel
+        task: asyncio.Future[Any] = asyncio.ensure_future(shutdown(kernel_id))
+        self._shutting_down.add(task)
+        task.add_done_callback(self._shutting_down.discard)
+        return task
 
     def request(self, address: str) -> PageRequest:
         """A page request from ``address`` (use it with :func:`for_page`)."""
@@ -220,6 +347,7 @@ class Claims:
         """``kernel_id`` now serves a page of ``address``. Its time to connect starts now (a
         pooled page is sent at once), or, for ``request`` (a page still being rendered in
         it), when that request ends."""
+        address = client_key(address)
         self._waiting.setdefault(address, set()).add(kernel_id)
         self._held.setdefault(address, set()).add(kernel_id)
         if request is None:
@@ -245,10 +373,7 @@ class Claims:
             address,
             self.connect_timeout,
         )
-        shutdown: Any = self.manager.shutdown_kernel
-        task = asyncio.ensure_future(shutdown(kernel_id))
-        self._shutting_down.add(task)
-        task.add_done_callback(self._shutting_down.discard)
+        self._shut_down(kernel_id)
 
 
 _VoilaPoolManager: Any = voila_kernel_manager_factory(AsyncMappingKernelManager, True, 0)
@@ -258,7 +383,8 @@ class DurakKernelManager(_VoilaPoolManager):  # type: ignore[misc]
     """Voilà's pooling kernel manager with a cap, one pooled notebook and paced refills.
 
     Configured by :class:`durak_server.app.DurakServer` (``pool_notebook``, ``pool_size``,
-    ``refill_delay``, ``max_kernels``) before Voilà's constructor fills the pool.
+    ``refill_delay``, ``max_kernels``, ``reserved_for_newcomers``…) before Voilà's constructor
+    fills the pool.
     """
 
     def __init__(
@@ -272,16 +398,17 @@ class DurakKernelManager(_VoilaPoolManager):  # type: ignore[misc]
         connect_timeout: float = 60.0,
         max_waiting_per_address: int = 8,
         max_kernels_per_address: int = 0,
+        reserved_for_newcomers: int = 0,
         **kwargs: Any,
     ) -> None:
         self.pool_notebook = pool_notebook
         self.pool_size = pool_size
         self.refill_delay = refill_delay
         self.refill_when_idle = refill_when_idle
-        self.budget = KernelBudget(self, max_kernels)
         self.claims = Claims(
             self, connect_timeout, max_waiting_per_address, max_kernels_per_address
         )
+        self.budget = KernelBudget(self, max_kernels, reserved_for_newcomers, self.claims)
         self._last_pop = -math.inf
         self._refill_deferred: float | None = None  # since when a refill waits for idle CPUs
         self._refill_wanted: asyncio.Event | None = None
@@ -316,7 +443,11 @@ class DurakKernelManager(_VoilaPoolManager):  # type: ignore[misc]
         return super().pre_start_kernel(kernel_name, kwargs)
 
     async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
-        """Jupyter Server's start; a kernel started for a page (:func:`for_page`) is claimed."""
+        """Jupyter Server's start; a kernel started for a page (:func:`for_page`) is claimed.
+        A start whose slot was reclaimed from another client waits for that kernel to go."""
+        reservation = _RESERVATION.get()
+        if reservation is not None and reservation.after is not None:
+            await asyncio.wait([reservation.after])
         kernel_id: str = await super().start_kernel(*args, **kwargs)
         request = _REQUEST.get()
         if request is not None:
@@ -417,7 +548,7 @@ class DurakKernelManager(_VoilaPoolManager):  # type: ignore[misc]
                     continue
                 if self._last_pop > -math.inf and not await self._processors_idle():
                     continue  # a class is working: its clicks come first
-                reservation = self.budget.reserve()
+                reservation = self.budget.reserve_for_pool()
                 if reservation is None:
                     if not capped:
                         self.log.info("Kernel cap reached: the pool waits for a free slot")
