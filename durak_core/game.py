@@ -1,7 +1,7 @@
 """The game's public API: views of the position, legal actions, checked play, undo, copies.
 
-The rules live in the layers below (see ``_base``): ``bout``, ``legality``, ``generation``,
-``transitions`` and ``setup``.
+The rules live below (see ``_base``): ``bout`` and ``legality`` as functions of the switches
+and the state, and the layers ``generation``, ``transitions`` and ``setup``.
 
 >>> from durak_core import Rules
 >>> g = Game.deal(Rules(), players=2, seed=7)
@@ -18,10 +18,11 @@ from typing import Any, NamedTuple
 
 from ._base import PHASE_OVER, GameBase, NoEvents, PositionError
 from .actions import Action
-from .bout import Cap
+from .bout import Cap, cap
 from .cards import Card, Rank, Suit, format_cards
 from .events import Event, EventKind
 from .generation import LegalActions
+from .legality import refusal
 from .position import Position
 from .reasons import IllegalAction
 from .setup import Setup
@@ -325,7 +326,7 @@ class Game(Setup):
                 candidates = [*beats, *transfer]
         else:
             candidates = [Action.throw(seat, card)]
-        return [(action, self._refusal(action)) for action in candidates]
+        return [(action, refusal(self.switches, self._state, action)) for action in candidates]
 
     def acting_seats(self) -> list[int]:
         """Seats that have at least one legal action now (in seat order), found without
@@ -347,7 +348,7 @@ class Game(Setup):
 
     def cap(self) -> Cap:
         """The attack limit now and how it is computed (C7, C8, C9)."""
-        return self._cap()
+        return cap(self.switches, self._state)
 
     def copy(self, *, undo: bool = True, events: bool = True, history: bool = True) -> Game:
         """An independent game in the same position, with the same record of actions.
@@ -391,11 +392,11 @@ class Game(Setup):
 
     def is_legal(self, action: Action) -> bool:
         """Whether :meth:`play` would accept ``action`` now."""
-        return self._refusal(action) is None
+        return refusal(self.switches, self._state, action) is None
 
     def why_illegal(self, action: Action) -> IllegalAction | None:
         """The refusal :meth:`play` would raise, or ``None`` if ``action`` is legal."""
-        return self._refusal(action)
+        return refusal(self.switches, self._state, action)
 
     def play(self, action: Action | str) -> None:
         """Check and apply ``action`` (an :class:`Action` or its notation).
@@ -404,9 +405,9 @@ class Game(Setup):
         """
         if isinstance(action, str):
             action = Action.parse(action)
-        refusal = self._refusal(action)
-        if refusal is not None:
-            raise refusal
+        why = refusal(self.switches, self._state, action)
+        if why is not None:
+            raise why
         self.push(action)
 
     def undo(self) -> Action:

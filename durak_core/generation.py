@@ -18,6 +18,7 @@ from ._base import (
     PHASE_LEAD,
     PHASE_OVER,
     VECINOS,
+    GameBase,
     new_action,
 )
 from .actions import (
@@ -33,8 +34,9 @@ from .actions import (
     Action,
     ActionKind,
 )
-from .cards import _CARDS, Card, Rank, Suit, beats
-from .legality import Legality
+from .bout import rank_mask, room, swap_partner, throw_mask
+from .cards import ALL_CARDS, Card, Rank, Suit, beats
+from .legality import defender_refusal, redeal_refusal
 from .reasons import Reason
 
 if TYPE_CHECKING:
@@ -49,7 +51,7 @@ _SEATS: Final = 8
 
 def _card_actions(kind: ActionKind) -> tuple[dict[Card, Action], ...]:
     """``table[seat][card]``: the action ``kind`` of ``seat`` with ``card``."""
-    return tuple({card: Action(kind, seat, card) for card in _CARDS} for seat in range(_SEATS))
+    return tuple({card: Action(kind, seat, card) for card in ALL_CARDS} for seat in range(_SEATS))
 
 
 _LEADS: Final = _card_actions(LEAD)
@@ -74,8 +76,8 @@ def _beaters(trump: Suit) -> tuple[int, ...]:
     table = _BEATERS[trump]
     if table is None:
         table = _BEATERS[trump] = tuple(
-            sum(1 << card.index for card in _CARDS if beats(card, attack, trump))
-            for attack in _CARDS
+            sum(1 << card.index for card in ALL_CARDS if beats(card, attack, trump))
+            for attack in ALL_CARDS
         )
     return table
 
@@ -84,7 +86,9 @@ def _beat_actions(seat: int, target: Card) -> dict[Card, Action]:
     """``{card: beat of target with card}`` for ``seat``, every card (legal or not)."""
     actions = _BEATS[seat].get(target)
     if actions is None:
-        actions = _BEATS[seat][target] = {card: Action(BEAT, seat, card, target) for card in _CARDS}
+        actions = _BEATS[seat][target] = {
+            card: Action(BEAT, seat, card, target) for card in ALL_CARDS
+        }
     return actions
 
 
@@ -117,7 +121,7 @@ class LegalActions:
                 action = Action.parse(action)
             except ValueError:
                 return False
-        return isinstance(action, Action) and self._game._refusal(action) is None
+        return isinstance(action, Action) and self._game.is_legal(action)
 
     def __bool__(self) -> bool:
         return next(self._game._generate(), None) is not None
@@ -134,10 +138,10 @@ class LegalActions:
         return f"<LegalActions ({', '.join(str(a) for a in self)})>"
 
 
-class Generation(Legality):
+class Generation(GameBase):
     """Move generation. Each rule is the same one the refusal checks apply (``beats`` for
-    beating, ``_defender_refusal`` for transfers, ``_throw_mask`` for throw-ins); fuzz tests
-    check the two agree everywhere."""
+    beating, ``legality.defender_refusal`` for transfers, ``bout.throw_mask`` for throw-ins);
+    fuzz tests check the two agree everywhere."""
 
     __slots__ = ()
 
@@ -154,7 +158,7 @@ class Generation(Legality):
         swap = None
         if sw.swap:
             origin = s.low_trump_origin
-            if origin is not None and not isinstance(self._swap_partner(origin), Reason):
+            if origin is not None and not isinstance(swap_partner(sw, s, origin), Reason):
                 swap = _SWAPS[origin]
         if phase is PHASE_LEAD:
             seat = s.attacker
@@ -189,12 +193,12 @@ class Generation(Legality):
             # a throw-in turn while the defender has taken or beaten everything means there
             # is room (_compute_throw_in_turn checked it); only "any time" needs a look
             adders = []
-            if s.taking or None not in defences or self._room() > 0:
-                ranks = self._rank_mask()
+            if s.taking or None not in defences or room(sw, s) > 0:
+                ranks = rank_mask(s)
                 vecinos = self.rules.throw_in_rights is VECINOS
                 hands = s.hands
                 for seat in turn:
-                    allowed = self._throw_mask(seat, ranks) if vecinos else ranks
+                    allowed = throw_mask(sw, s, seat, ranks) if vecinos else ranks
                     adders.append((seat, tuple(hands[seat]), allowed))
             else:
                 for seat in turn:
@@ -225,7 +229,7 @@ class Generation(Legality):
             if (
                 origin is not None
                 and origin not in seats
-                and not isinstance(self._swap_partner(origin), Reason)
+                and not isinstance(swap_partner(self.switches, s, origin), Reason)
             ):
                 seats.append(origin)
         return seats
@@ -235,16 +239,18 @@ class Generation(Legality):
 
     def _redeals(self) -> tuple[Action, ...]:
         """The new deals players may ask for now (a misdeal on request, C20)."""
-        return tuple(a for a in _REDEALS[: self.players] if self._redeal_refusal(a) is None)
+        sw, s = self.switches, self._state
+        return tuple(a for a in _REDEALS[: self.players] if redeal_refusal(sw, s, a) is None)
 
     def _flashes(self, defender: int) -> tuple[Action, ...]:
         """The defender's legal Flash actions (S2): trumps of the attack's rank."""
-        rank = self._state.attacks[0].rank
+        sw, s = self.switches, self._state
+        rank = s.attacks[0].rank
         actions = _FLASHES[defender]
         return tuple(
             actions[card]
-            for card in self._state.hands[defender]
-            if card.rank is rank and self._defender_refusal(actions[card]) is None
+            for card in s.hands[defender]
+            if card.rank is rank and defender_refusal(sw, s, actions[card]) is None
         )
 
     def _transfer_rank(self, defender: int) -> Rank | None:
@@ -255,7 +261,7 @@ class Generation(Legality):
         for card in s.hands[defender]:
             if card.rank is rank:
                 probe = new_action((TRANSFER, defender, card, None))
-                return rank if self._defender_refusal(probe) is None else None
+                return rank if defender_refusal(self.switches, s, probe) is None else None
         return None
 
 

@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Any, Self
 
 from ._base import NoEvents, PositionError
+from .bout import cap
 from .cards import Card, CardError, Rank, Suit, beats, format_cards, make_deck, parse_cards
 from .dealing import deal_events, deal_hands, fresh_state, pick_first_attacker, turn_up
 from .events import Event, EventKind
@@ -394,7 +395,7 @@ class Setup(Transitions):
             s.defences = [d for _, d in pos.table]
             s.phase = Phase.BOUT
             s.taking = pos.taking
-            if game._cap().room < 0:
+            if cap(game.switches, game._state).room < 0:
                 raise PositionError("table: more attack cards than the limit allows")
         elif pos.taking:
             raise PositionError("the defender cannot be taking with an empty table")

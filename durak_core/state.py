@@ -41,7 +41,6 @@ class State:
     """
 
     __slots__ = (
-        "_order",
         "active",
         "attacker",
         "attacks",
@@ -63,6 +62,7 @@ class State:
         "stock",
         "taking",
         "throw_in_turn",
+        "throw_rights_cache",
         "trump",
         "turnup",
         "turnup_holder",
@@ -107,20 +107,20 @@ class State:
     off, oldest first, as :func:`bout_key` integers (what ``Rules.repetition_limit`` counts;
     ``Position.seen`` words them, :func:`seen_keys`). Where no position can come back, a
     bout's position is kept as a :class:`DeferredKey`, keyed only when asked for."""
-    _order: tuple[list[bool], int, int, tuple[int, ...]] | None
-    """Cache of the seats with throw-in rights in priority order, for ``active``, attacker and
-    defender (see ``BoutRules._throw_order``)."""
+    throw_rights_cache: tuple[list[bool], int, int, tuple[int, ...]] | None
+    """The seats with throw-in rights in priority order, for ``active``, attacker and defender
+    (a cache of :func:`durak_core.bout.throw_rights`; no part of the position)."""
 
     def __new__(cls) -> State:
         """A blank state; the caller sets every public field."""
         new = object.__new__(cls)
-        new._order = None
+        new.throw_rights_cache = None
         return new
 
     def copy(self) -> State:
         """An independent copy, safe to change in any way (cards are immutable and shared)."""
         new = self.snapshot()
-        new._order = None
+        new.throw_rights_cache = None
         new.stock = self.stock[:]
         new.discard = self.discard[:]
         new.active = self.active[:]
@@ -133,7 +133,7 @@ class State:
         changes in place and shares the ones it only replaces. Only the engine may change
         either state afterwards."""
         new = _new_object(State)
-        new._order = self._order
+        new.throw_rights_cache = self.throw_rights_cache
         new.hands = list(map(_copy_list, self.hands))
         new.stock = self.stock
         new.turnup = self.turnup
@@ -341,6 +341,6 @@ def seen_keys(seen: Sequence[SeenKey], players: int) -> tuple[str, ...]:
     return tuple(word_bout_key(key if isinstance(key, int) else key.key(), players) for key in seen)
 
 
-_FIELDS = tuple(sorted(name for name in State.__slots__ if not name.startswith("_")))
+_FIELDS = tuple(sorted(name for name in State.__slots__ if name != "throw_rights_cache"))
 _new_object = object.__new__
 _copy_list = list.copy

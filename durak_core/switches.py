@@ -44,8 +44,10 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Switches:
-    """What a game's rules decide once and for all, for a number of players."""
+    """What a game's rules decide once and for all, for a number of players; with the state,
+    all that the rule functions (``bout``, ``legality``) read."""
 
+    rules: Rules
     players: int
     team: tuple[int, ...] | None
     """Each seat's team (``Rules.teams``), or None when everyone plays for himself."""
@@ -78,6 +80,7 @@ def switches(rules: Rules, players: int) -> Switches:
     team = team_of(rules.teams, players) if rules.teams is not Teams.NONE else None
     skip_partners = team is not None and rules.team_rotation is not TeamRotation.INDIVIDUAL
     return Switches(
+        rules=rules,
         players=players,
         team=team,
         skip_partners=skip_partners,

@@ -37,6 +37,7 @@ from ._base import (
     new_event,
 )
 from .actions import BEAT, FLASH, LEAD, PASS, SWAP, TAKE, THROW, TRANSFER, Action
+from .bout import compute_throw_in_turn, low_trump, swap_partner
 from .cards import Card
 from .dealing import deal_events, deal_hands, fresh_state, pick_first_attacker, turn_up
 from .generation import Generation
@@ -190,8 +191,8 @@ class Transitions(Generation):
 
     def _apply_swap(self, seat: int) -> None:
         s = self._state
-        partner = self._swap_partner(seat)
-        low = self._low_trump()
+        partner = swap_partner(self.switches, s, seat)
+        low = low_trump(self.switches, s)
         up = s.turnup
         assert up is not None and not isinstance(partner, Reason)
         hand = s.hands[seat]
@@ -218,7 +219,7 @@ class Transitions(Generation):
         s = self._state
         if s.phase is not PHASE_BOUT:
             return
-        turn = s.throw_in_turn = self._compute_throw_in_turn()
+        turn = s.throw_in_turn = compute_throw_in_turn(self.switches, s)
         if s.taking:
             if not turn:
                 self._end_bout(defended=False)

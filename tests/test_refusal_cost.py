@@ -21,6 +21,7 @@ import pytest
 
 import durak_core.reasons as reasons
 from durak_core import PRESETS, Action, Game, IllegalAction, Reason, Rules
+from durak_core.bout import throw_order
 from durak_core.rules import ThrowInPriority, ThrowInRights, ThrowInTiming
 from durak_core.state import Phase
 
@@ -214,9 +215,9 @@ def _scratch_turn(game: Game) -> list[int]:
 
 
 def _check(game: Game) -> None:
-    if game._state.phase is not Phase.BOUT:
+    if game.phase is not Phase.BOUT:
         return
-    assert game._throw_order() == _scratch_order(game)
+    assert throw_order(game.switches, game.state) == _scratch_order(game)
     assert game.throw_in_turn() == _scratch_turn(game)
 
 
