@@ -2,12 +2,12 @@
 
 A game is built in layers, each module adding one concern on top of the one before:
 
-``_base`` (attributes) → ``generation`` (the legal actions) → ``transitions`` (applying an
-action, ending a bout, drawing) → ``setup`` (dealing, set-up positions) → ``game`` (the public
-API: views, play, undo, copy). The rules they apply are functions of the game's
-:class:`~durak_core.switches.Switches` (``game.switches``: the rules and what they decide once
-per number of players) and its state: ``bout`` (the cap, throw-in rights and order, the swap)
-and ``legality`` (why an action is refused).
+``_base`` (attributes) → ``transitions`` (applying an action, ending a bout, drawing) →
+``setup`` (dealing, set-up positions) → ``game`` (the public API: views, play, undo, copy). The
+rules they apply are functions of the game's :class:`~durak_core.switches.Switches`
+(``game.switches``: the rules and what they decide once per number of players) and its state:
+``bout`` (the cap, throw-in rights and order, the swap), ``legality`` (why an action is
+refused) and ``generation`` (the legal actions).
 """
 
 from __future__ import annotations

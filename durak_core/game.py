@@ -1,7 +1,7 @@
 """The game's public API: views of the position, legal actions, checked play, undo, copies.
 
-The rules live below (see ``_base``): ``bout`` and ``legality`` as functions of the switches
-and the state, and the layers ``generation``, ``transitions`` and ``setup``.
+The rules live below (see ``_base``): ``bout``, ``legality`` and ``generation`` as functions
+of the switches and the state, and the layers ``transitions`` and ``setup``.
 
 >>> from durak_core import Rules
 >>> g = Game.deal(Rules(), players=2, seed=7)
@@ -13,15 +13,17 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from copy import deepcopy
-from typing import Any, NamedTuple
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ._base import PHASE_OVER, GameBase, NoEvents, PositionError
 from .actions import Action
 from .bout import Cap, cap
 from .cards import Card, Rank, Suit, format_cards
 from .events import Event, EventKind
-from .generation import LegalActions
+from .generation import acting, generate
 from .legality import refusal
 from .position import Position
 from .reasons import IllegalAction
@@ -47,6 +49,52 @@ class Outcome(NamedTuple):
     def is_draw(self) -> bool:
         """Whether nobody lost (everybody went out together, or a position repeated)."""
         return self.durak is None
+
+
+class LegalActions:
+    """A re-iterable view of the legal actions (in the spirit of python-chess).
+
+    Each iteration generates them afresh from the position at the moment it starts (lazily,
+    from copies), and playing and undoing moves inside the
+    loop is safe. ``in`` checks legality directly.
+    """
+
+    __slots__ = ("_game",)
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    if TYPE_CHECKING:
+
+        def __iter__(self) -> Iterator[Action]: ...
+
+    else:
+        # ``iter(view)`` is ``view._game._generate()``: a property whose getter returns the
+        # bound method, which ``iter`` then calls, saves a Python frame on every iteration
+        # (playouts start one per action).
+        __iter__ = property(attrgetter("_game._generate"))
+
+    def __contains__(self, action: object) -> bool:
+        if isinstance(action, str):
+            try:
+                action = Action.parse(action)
+            except ValueError:
+                return False
+        return isinstance(action, Action) and self._game.is_legal(action)
+
+    def __bool__(self) -> bool:
+        return next(self._game._generate(), None) is not None
+
+    def count(self) -> int:
+        """How many actions are legal now."""
+        return sum(1 for _ in self._game._generate())
+
+    def for_seat(self, seat: int) -> list[Action]:
+        """The legal actions of ``seat``."""
+        return [a for a in self._game._generate() if a.seat == seat]
+
+    def __repr__(self) -> str:
+        return f"<LegalActions ({', '.join(str(a) for a in self)})>"
 
 
 class Game(Setup):
@@ -331,7 +379,7 @@ class Game(Setup):
     def acting_seats(self) -> list[int]:
         """Seats that have at least one legal action now (in seat order), found without
         generating the actions."""
-        return sorted(self._acting())
+        return sorted(acting(self.switches, self._state))
 
     def current_player(self) -> int | None:
         """The seat the game waits for first, without generating the actions: the attacker
@@ -339,7 +387,7 @@ class Game(Setup):
         is to add a card or pass; ``None`` once the game is over. Other seats may be able to
         act at the same time (a throw-in, the trump swap): :meth:`acting_seats` lists them
         all, and the first action :meth:`legal_actions` yields is this seat's."""
-        seats = self._acting()
+        seats = acting(self.switches, self._state)
         return seats[0] if seats else None
 
     def throw_in_turn(self) -> list[int]:
@@ -389,6 +437,9 @@ class Game(Setup):
         """The legal actions now, every seat's: a lazy view, safe to iterate while playing
         and undoing moves (each iteration lists the actions legal when it starts)."""
         return LegalActions(self)
+
+    def _generate(self) -> Iterator[Action]:
+        return generate(self.switches, self._state)
 
     def is_legal(self, action: Action) -> bool:
         """Whether :meth:`play` would accept ``action`` now."""

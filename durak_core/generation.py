@@ -11,14 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import chain
-from operator import attrgetter
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from ._base import (
     PHASE_LEAD,
     PHASE_OVER,
     VECINOS,
-    GameBase,
     new_action,
 )
 from .actions import (
@@ -38,11 +36,10 @@ from .bout import rank_mask, room, swap_partner, throw_mask
 from .cards import ALL_CARDS, Card, Rank, Suit, beats
 from .legality import defender_refusal, redeal_refusal
 from .reasons import Reason
+from .state import State
+from .switches import Switches
 
-if TYPE_CHECKING:
-    from .game import Game
-
-__all__ = ["Generation", "LegalActions"]
+__all__ = ["acting", "flashes", "generate", "redeals", "transfer_rank"]
 
 _NO_ACTIONS: Final[tuple[Action, ...]] = ()
 _SEATS: Final = 8
@@ -92,177 +89,123 @@ def _beat_actions(seat: int, target: Card) -> dict[Card, Action]:
     return actions
 
 
-class LegalActions:
-    """A re-iterable view of the legal actions (in the spirit of python-chess).
-
-    Each iteration generates them afresh from the position at the moment it starts (lazily,
-    from copies), and playing and undoing moves inside the
-    loop is safe. ``in`` checks legality directly.
-    """
-
-    __slots__ = ("_game",)
-
-    def __init__(self, game: Game) -> None:
-        self._game = game
-
-    if TYPE_CHECKING:
-
-        def __iter__(self) -> Iterator[Action]: ...
-
-    else:
-        # ``iter(view)`` is ``view._game._generate()``: a property whose getter returns the
-        # bound method, which ``iter`` then calls, saves a Python frame on every iteration
-        # (playouts start one per action).
-        __iter__ = property(attrgetter("_game._generate"))
-
-    def __contains__(self, action: object) -> bool:
-        if isinstance(action, str):
-            try:
-                action = Action.parse(action)
-            except ValueError:
-                return False
-        return isinstance(action, Action) and self._game.is_legal(action)
-
-    def __bool__(self) -> bool:
-        return next(self._game._generate(), None) is not None
-
-    def count(self) -> int:
-        """How many actions are legal now."""
-        return sum(1 for _ in self._game._generate())
-
-    def for_seat(self, seat: int) -> list[Action]:
-        """The legal actions of ``seat``."""
-        return [a for a in self._game._generate() if a.seat == seat]
-
-    def __repr__(self) -> str:
-        return f"<LegalActions ({', '.join(str(a) for a in self)})>"
-
-
-class Generation(GameBase):
-    """Move generation. Each rule is the same one the refusal checks apply (``beats`` for
-    beating, ``legality.defender_refusal`` for transfers, ``bout.throw_mask`` for throw-ins);
-    fuzz tests check the two agree everywhere."""
-
-    __slots__ = ()
-
-    def _generate(self) -> Iterator[Action]:
-        """The legal actions, lazily: the defender's first (beats, transfers, take), then each
-        throw-in seat's in priority order (cards, pass), then the swap. What they depend on
-        is read now (hands, the table as tuples; rule checks), so the iterator never reads
-        the game again."""
-        s = self._state
-        phase = s.phase
-        if phase is PHASE_OVER:
-            return iter(_NO_ACTIONS)
-        sw = self.switches
-        swap = None
-        if sw.swap:
-            origin = s.low_trump_origin
-            if origin is not None and not isinstance(swap_partner(sw, s, origin), Reason):
-                swap = _SWAPS[origin]
-        if phase is PHASE_LEAD:
-            seat = s.attacker
-            leads: Iterator[Action] = map(_LEADS[seat].__getitem__, tuple(s.hands[seat]))
-            if sw.redeal and s.bouts == 1:
-                redeals = self._redeals()
-                if redeals:
-                    leads = chain(leads, redeals)
-            return leads if swap is None else chain(leads, (swap,))
-        defence = None
-        defences = s.defences
-        if not s.taking and None in defences:
-            defender = s.defender
-            transfer = None
-            flashes: tuple[Action, ...] = ()
-            if self.rules.transfer and defences.count(None) == len(defences):
-                transfer = self._transfer_rank(defender)
-                if self.rules.flash:
-                    flashes = self._flashes(defender)
-            defence = (
-                defender,
-                tuple(s.hands[defender]),
-                tuple(s.attacks),
-                tuple(defences),
-                s.trump,
-                transfer,
-                flashes,
-            )
-        adders: list[tuple[int, tuple[Card, ...], int]] | None = None
-        turn = s.throw_in_turn
-        if turn:
-            # a throw-in turn while the defender has taken or beaten everything means there
-            # is room (_compute_throw_in_turn checked it); only "any time" needs a look
-            adders = []
-            if s.taking or None not in defences or room(sw, s) > 0:
-                ranks = rank_mask(s)
-                vecinos = self.rules.throw_in_rights is VECINOS
-                hands = s.hands
-                for seat in turn:
-                    allowed = throw_mask(sw, s, seat, ranks) if vecinos else ranks
-                    adders.append((seat, tuple(hands[seat]), allowed))
-            else:
-                for seat in turn:
-                    adders.append((seat, (), 0))
-        return _bout_actions(defence, adders, swap)
-
-    def _acting(self) -> list[int]:
-        """The seats with a legal action, in the order :meth:`_generate` yields their first
-        one (the attacker, or the defender then the throw-in seats, then a redeal or the
-        swap), without generating the actions: a defender may always take, a throw-in seat
-        may always pass, an attacker always holds a card to lead."""
-        s = self._state
-        phase = s.phase
-        if phase is PHASE_OVER:
-            return []
-        seats: list[int] = []
-        if phase is PHASE_LEAD:
-            if s.hands[s.attacker]:
-                seats.append(s.attacker)
-            if self.switches.redeal and s.bouts == 1:
-                seats.extend(a.seat for a in self._redeals() if a.seat not in seats)
-        else:
-            if not s.taking and None in s.defences:
-                seats.append(s.defender)
-            seats.extend(seat for seat in s.throw_in_turn if seat not in seats)
-        if self.switches.swap:
-            origin = s.low_trump_origin
-            if (
-                origin is not None
-                and origin not in seats
-                and not isinstance(swap_partner(self.switches, s, origin), Reason)
-            ):
-                seats.append(origin)
-        return seats
-
-    # (helpers of _generate: a comprehension inside it would turn ``self`` into a closure
-    # cell and slow every generation by about a quarter)
-
-    def _redeals(self) -> tuple[Action, ...]:
-        """The new deals players may ask for now (a misdeal on request, C20)."""
-        sw, s = self.switches, self._state
-        return tuple(a for a in _REDEALS[: self.players] if redeal_refusal(sw, s, a) is None)
-
-    def _flashes(self, defender: int) -> tuple[Action, ...]:
-        """The defender's legal Flash actions (S2): trumps of the attack's rank."""
-        sw, s = self.switches, self._state
-        rank = s.attacks[0].rank
-        actions = _FLASHES[defender]
-        return tuple(
-            actions[card]
-            for card in s.hands[defender]
-            if card.rank is rank and defender_refusal(sw, s, actions[card]) is None
+def generate(sw: Switches, s: State) -> Iterator[Action]:
+    """The legal actions, lazily: the defender's first (beats, transfers, take), then each
+    throw-in seat's in priority order (cards, pass), then the swap. What they depend on
+    is read now (hands, the table as tuples; rule checks), so the iterator never reads
+    the game again."""
+    phase = s.phase
+    if phase is PHASE_OVER:
+        return iter(_NO_ACTIONS)
+    swap = None
+    if sw.swap:
+        origin = s.low_trump_origin
+        if origin is not None and not isinstance(swap_partner(sw, s, origin), Reason):
+            swap = _SWAPS[origin]
+    if phase is PHASE_LEAD:
+        seat = s.attacker
+        leads: Iterator[Action] = map(_LEADS[seat].__getitem__, tuple(s.hands[seat]))
+        if sw.redeal and s.bouts == 1:
+            asked = redeals(sw, s)
+            if asked:
+                leads = chain(leads, asked)
+        return leads if swap is None else chain(leads, (swap,))
+    defence = None
+    defences = s.defences
+    if not s.taking and None in defences:
+        defender = s.defender
+        transfer = None
+        shown: tuple[Action, ...] = ()
+        if sw.rules.transfer and defences.count(None) == len(defences):
+            transfer = transfer_rank(sw, s, defender)
+            if sw.rules.flash:
+                shown = flashes(sw, s, defender)
+        defence = (
+            defender,
+            tuple(s.hands[defender]),
+            tuple(s.attacks),
+            tuple(defences),
+            s.trump,
+            transfer,
+            shown,
         )
+    adders: list[tuple[int, tuple[Card, ...], int]] | None = None
+    turn = s.throw_in_turn
+    if turn:
+        # a throw-in turn while the defender has taken or beaten everything means there
+        # is room (compute_throw_in_turn checked it); only "any time" needs a look
+        adders = []
+        if s.taking or None not in defences or room(sw, s) > 0:
+            ranks = rank_mask(s)
+            vecinos = sw.rules.throw_in_rights is VECINOS
+            hands = s.hands
+            for seat in turn:
+                allowed = throw_mask(sw, s, seat, ranks) if vecinos else ranks
+                adders.append((seat, tuple(hands[seat]), allowed))
+        else:
+            for seat in turn:
+                adders.append((seat, (), 0))
+    return _bout_actions(defence, adders, swap)
 
-    def _transfer_rank(self, defender: int) -> Rank | None:
-        """The rank the defender may transfer with now, or None (S1, S2). The refusal check
-        decides: it depends on the card only through its rank."""
-        s = self._state
-        rank = s.attacks[0].rank
-        for card in s.hands[defender]:
-            if card.rank is rank:
-                probe = new_action((TRANSFER, defender, card, None))
-                return rank if defender_refusal(self.switches, s, probe) is None else None
-        return None
+
+def acting(sw: Switches, s: State) -> list[int]:
+    """The seats with a legal action, in the order :func:`generate` yields their first
+    one (the attacker, or the defender then the throw-in seats, then a redeal or the
+    swap), without generating the actions: a defender may always take, a throw-in seat
+    may always pass, an attacker always holds a card to lead."""
+    phase = s.phase
+    if phase is PHASE_OVER:
+        return []
+    seats: list[int] = []
+    if phase is PHASE_LEAD:
+        if s.hands[s.attacker]:
+            seats.append(s.attacker)
+        if sw.redeal and s.bouts == 1:
+            seats.extend(a.seat for a in redeals(sw, s) if a.seat not in seats)
+    else:
+        if not s.taking and None in s.defences:
+            seats.append(s.defender)
+        seats.extend(seat for seat in s.throw_in_turn if seat not in seats)
+    if sw.swap:
+        origin = s.low_trump_origin
+        if (
+            origin is not None
+            and origin not in seats
+            and not isinstance(swap_partner(sw, s, origin), Reason)
+        ):
+            seats.append(origin)
+    return seats
+
+
+# (helpers of generate: a comprehension inside it would turn ``sw`` and ``s`` into
+# closure cells and slow every generation by about a quarter)
+
+
+def redeals(sw: Switches, s: State) -> tuple[Action, ...]:
+    """The new deals players may ask for now (a misdeal on request, C20)."""
+    return tuple(a for a in _REDEALS[: sw.players] if redeal_refusal(sw, s, a) is None)
+
+
+def flashes(sw: Switches, s: State, defender: int) -> tuple[Action, ...]:
+    """The defender's legal Flash actions (S2): trumps of the attack's rank."""
+    rank = s.attacks[0].rank
+    actions = _FLASHES[defender]
+    return tuple(
+        actions[card]
+        for card in s.hands[defender]
+        if card.rank is rank and defender_refusal(sw, s, actions[card]) is None
+    )
+
+
+def transfer_rank(sw: Switches, s: State, defender: int) -> Rank | None:
+    """The rank the defender may transfer with now, or None (S1, S2). The refusal check
+    decides: it depends on the card only through its rank."""
+    rank = s.attacks[0].rank
+    for card in s.hands[defender]:
+        if card.rank is rank:
+            probe = new_action((TRANSFER, defender, card, None))
+            return rank if defender_refusal(sw, s, probe) is None else None
+    return None
 
 
 def _bout_actions(

@@ -33,6 +33,7 @@ from ._base import (
     PHASE_LEAD,
     PHASE_OVER,
     PREVIOUS_ATTACKER,
+    GameBase,
     NoEvents,
     new_event,
 )
@@ -40,7 +41,6 @@ from .actions import BEAT, FLASH, LEAD, PASS, SWAP, TAKE, THROW, TRANSFER, Actio
 from .bout import compute_throw_in_turn, low_trump, swap_partner
 from .cards import Card
 from .dealing import deal_events, deal_hands, fresh_state, pick_first_attacker, turn_up
-from .generation import Generation
 from .reasons import Reason
 from .rules import FlashReuse
 from .state import DeferredKey, bout_key
@@ -51,7 +51,7 @@ __all__ = ["Transitions"]
 ONCE_PER_BOUT = FlashReuse.ONCE_PER_BOUT
 
 
-class Transitions(Generation):
+class Transitions(GameBase):
     """State changes; every method assumes the action was checked (or generated) legal."""
 
     __slots__ = ()
