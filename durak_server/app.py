@@ -26,6 +26,8 @@ forms ``--classroom N`` and ``--max-kernels N`` exist too):
 ``trust_xheaders`` behind a reverse proxy: the client's address is taken from ``X-Real-IP`` /
                    ``X-Forwarded-For`` (``--ServerApp.trust_xheaders=True`` is read too).
 ``max_message_bytes``, ``ws_ping_interval``, ``ws_ping_timeout``: the kernel websocket.
+``message_rate``, ``message_burst``, ``page_change_cost``: the budget of each page's messages,
+                   charged as they arrive at the server (:class:`durak_server.websocket.Budget`).
 
 Everything else is Voilà's: the standalone protections stay (only comm and info messages
 reach the kernel), and :mod:`durak_server.handlers` / :mod:`durak_server.websocket` add theirs.
@@ -60,6 +62,8 @@ from .kernels import DurakKernelManager
 from .request_guard import ODD_PATH, OddPathHandler, guarded
 from .websocket import (
     MAX_MESSAGE_BYTES,
+    PAGE_COST,
+    Budget,
     FilteredKernelWebsocketHandler,
     FilteredWebsocketConnection,
 )
@@ -109,6 +113,24 @@ class DurakServer(Voila):  # type: ignore[misc]
     )
     max_message_bytes = Integer(
         MAX_MESSAGE_BYTES, config=True, help="Largest websocket message accepted from a page."
+    )
+    message_rate = Float(
+        Budget.rate,
+        config=True,
+        help="Tokens a second each page's websocket earns for its messages, charged as they "
+        "arrive, before the kernel works (a click or a ping costs 1, a page change "
+        "page_change_cost); the kernel's share is 1.5 times that (0: no budget).",
+    )
+    message_burst = Float(
+        Budget.burst,
+        config=True,
+        help="Tokens a page's websocket may spend at once (its bucket's size).",
+    )
+    page_change_cost = Float(
+        float(PAGE_COST),
+        config=True,
+        help="Tokens a page change (and a page's first hello, and the widgets' request_states) "
+        "costs. Over budget, page changes collapse to the newest, which is sent on later.",
     )
     ws_ping_interval = Integer(
         10_000, config=True, help="Milliseconds between websocket pings to each page."
@@ -247,6 +269,9 @@ class DurakServer(Voila):  # type: ignore[misc]
             "durak_root_dir": self.root_dir,
             "durak_pool_pages": frozenset(self._pool_pages()) if pool_size else frozenset(),
             "durak_max_message_bytes": self.max_message_bytes,
+            "durak_message_budget": Budget(
+                rate=self.message_rate, burst=self.message_burst, page_cost=self.page_change_cost
+            ),
             # Tornado reads a whole frame before handing it over: beyond this it closes the
             # socket instead of buffering (its default is 10 MiB).
             "websocket_max_message_size": max(16 * self.max_message_bytes, 1 << 20),

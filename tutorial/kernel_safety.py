@@ -35,7 +35,13 @@ ipykernel 7.4, comm 0.2 and ipywidgets 8.1:
   of every page is then covered at once, the ones to come included. (ipykernel's own work
   for a message, reading it and publishing "busy"/"idle", comes before and cannot be
   avoided here.) ``comm_open`` and ``comm_close`` pass the same bucket: a page sends one of
-  each at most when it opens or leaves.
+  each at most when it opens or leaves. (The server charges every message before it reaches
+  the kernel too, by its cost: :mod:`durak_server.websocket`.)
+* **A refused page change is logged once per burst** (issue 37, item 5). The site logs a
+  WARNING for each ``go`` naming no page of the site (``tutorial.pages``); a filter
+  (:class:`OncePerBurst`) lets the first of a burst through and counts the rest; the first
+  line of the next burst (after :data:`REFUSED_QUIET` seconds without one) says how many
+  were not logged.
 """
 
 from __future__ import annotations
@@ -55,6 +61,8 @@ __all__ = [
     "MAX_CONTROL_COMMS",
     "MESSAGE_LIMIT",
     "RATE",
+    "REFUSED_QUIET",
+    "OncePerBurst",
     "RateLimit",
     "harden_kernel",
     "limit_browser_messages",
@@ -323,6 +331,51 @@ def limit_browser_messages() -> None:
             handlers[name] = _limited(handlers[name])
 
 
+REFUSED_QUIET: Final = 10.0
+"""Seconds without a refused page change that end a burst of them (for the log)."""
+_REFUSED_PAGE: Final = "refused a page change"
+
+
+class OncePerBurst(logging.Filter):
+    """Lets through the first record of a burst whose message starts with ``prefix``; the
+    others are counted, not logged, until ``quiet`` seconds pass without one. The first
+    record of the next burst then carries the count. Other records pass untouched."""
+
+    def __init__(
+        self, prefix: str, quiet: float = REFUSED_QUIET, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        super().__init__()
+        self.prefix = prefix
+        self.quiet = quiet
+        self.suppressed = 0
+        """Records not logged in the current burst (the next burst's first line says so)."""
+        self._clock = clock
+        self._last: float | None = None
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not isinstance(record.msg, str) or not record.msg.startswith(self.prefix):
+            return True
+        with self._lock:
+            now = self._clock()
+            last, self._last = self._last, now
+            if last is not None and 0 <= now - last < self.quiet:
+                self.suppressed += 1
+                return False
+            before, self.suppressed = self.suppressed, 0
+        if before:
+            args = record.args if isinstance(record.args, tuple) else (record.args,)
+            record.msg = f"{record.msg} (%d more in the burst before, not logged)"
+            record.args = (*args, before)
+        return True
+
+
+def _refused_pages_once_per_burst() -> None:
+    logger = logging.getLogger("tutorial.pages")
+    if not any(isinstance(f, OncePerBurst) for f in logger.filters):
+        logger.addFilter(OncePerBurst(_REFUSED_PAGE))
+
+
 def harden_kernel() -> None:
     """Make this kernel safe to serve a page (see the module docstring). Idempotent.
 
@@ -334,3 +387,4 @@ def harden_kernel() -> None:
     _quiet_widget_tracebacks()
     _refuse_browser_widgets()
     limit_browser_messages()
+    _refused_pages_once_per_burst()
