@@ -31,7 +31,7 @@ from .rules import (
 from .state import Phase, State
 from .switches import Switches
 
-__all__ = ["GameBase", "NoEvents", "PositionError"]
+__all__ = ["GameBase", "NoEvents"]
 
 
 PHASE_LEAD, PHASE_BOUT, PHASE_OVER = Phase.LEAD, Phase.BOUT, Phase.OVER
@@ -98,10 +98,6 @@ class NoEvents(list[Event]):
 
     def extend(self, events: object, /) -> None:
         """Record nothing."""
-
-
-class PositionError(ValueError):
-    """A set-up position that is not a possible Durak position; the message says why."""
 
 
 class GameBase:

@@ -18,14 +18,14 @@ from copy import deepcopy
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from ._base import PHASE_OVER, GameBase, NoEvents, PositionError
+from ._base import PHASE_OVER, GameBase, NoEvents
 from .actions import Action
 from .bout import Cap, cap
 from .cards import Card, Rank, Suit, format_cards
 from .events import Event, EventKind
 from .generation import acting, generate
 from .legality import refusal
-from .position import Position
+from .position import Position, PositionError
 from .reasons import IllegalAction
 from .setup import Setup
 from .state import Phase, State, seen_keys

@@ -74,9 +74,28 @@ class Switches:
     take leaves the same attacker with fewer cards and a beaten-off bout discards."""
 
 
-@cache
+#: The switches of rules objects seen lately, by the object's identity (hashing a Rules is
+#: slow, and a game, its copies and a search's worlds share one): (that object, its
+#: switches), at most :data:`_IDENTITIES` of them.
+_by_identity: dict[tuple[int, int], tuple[Rules, Switches]] = {}
+_IDENTITIES = 256
+
+
 def switches(rules: Rules, players: int) -> Switches:
-    """The switches of ``rules`` for ``players`` (cached: one value per pair)."""
+    """The switches of ``rules`` for ``players`` (cached: one value per pair of equal rules
+    and players, found first by the rules object's identity)."""
+    seen = _by_identity.get((id(rules), players))
+    if seen is not None and seen[0] is rules:
+        return seen[1]
+    sw = _switches(rules, players)
+    if len(_by_identity) >= _IDENTITIES:
+        _by_identity.clear()
+    _by_identity[id(rules), players] = (rules, sw)
+    return sw
+
+
+@cache
+def _switches(rules: Rules, players: int) -> Switches:
     team = team_of(rules.teams, players) if rules.teams is not Teams.NONE else None
     skip_partners = team is not None and rules.team_rotation is not TeamRotation.INDIVIDUAL
     return Switches(
