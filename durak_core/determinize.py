@@ -29,7 +29,7 @@ What a seat can infer about hidden cards:
   drawing it (``turnup_holder``), else in some other hand — never in the stock.
 - **The lowest trump's swap right** (S0). A lowest trump hidden in a hand was dealt or drawn
   there (cards picked up or swapped are public), so that seat holds the right
-  (``low_trump_origin``, as ``transitions._draw`` and ``Setup._fresh_state`` set it); hidden
+  (``low_trump_origin``, as drawing and a deal set it); hidden
   in the stock, nobody does.
 
 :func:`determinize` is built for search: the plan of an observation (which cards are unseen,
@@ -74,7 +74,7 @@ def determinize(
     """
     position = sample_position(observation, rng)
     # consistent by construction (the tests check every world against from_position's checks)
-    return Game._from_value(observation.rules, position, undo, events, check=False)
+    return Game.from_position(observation.rules, position, undo=undo, events=events, check=False)
 
 
 def sample_position(observation: Observation, rng: random.Random) -> Position:

@@ -118,6 +118,20 @@ class Game(Setup):
     # ------------------------------------------------------------------ public views
     # Views never expose the game's own mutable objects: they return tuples, frozen values or
     # fresh lists, and ``state`` a snapshot, so nothing a caller does to them changes the game.
+    # ``live_state`` alone is the game's own state, for search (read-only by contract).
+
+    @property
+    def live_state(self) -> State:
+        """The game's own state, not a copy: the search surface, for code that reads the
+        position at every node and must not pay for a copy (the solver, playouts). Read it,
+        never change it; it is replaced by the next :meth:`push`, :meth:`play` or :meth:`undo`
+        (read it again). Everything else should use :attr:`state` or the views below."""
+        return self._state
+
+    def key(self) -> tuple[object, ...]:
+        """An immutable, hashable key of the state now (:meth:`State.key`): equal exactly when
+        two games' states are equal, whatever moves led there (for search tables)."""
+        return self._state.key()
 
     @property
     def state(self) -> State:

@@ -205,6 +205,7 @@ class Setup(Transitions):
         seen: Iterable[str] = (),
         undo: bool = True,
         events: bool = True,
+        check: bool = True,
     ) -> Self:
         """Set up a position: a :class:`Position` (``game.position()``, exact round trip), or
         the keyword form of lessons and records (cards as :class:`Card` or text).
@@ -220,7 +221,8 @@ class Setup(Transitions):
         trump. ``dealer`` is who dealt, if known: a new deal for a misdeal (C20) is dealt by him
         again (without one, by the seat before the attacker). Positions need not hold the whole
         deck, but every card must belong to it and appear once. Raises :class:`PositionError`
-        saying what is wrong.
+        saying what is wrong. ``check=False`` (a :class:`Position` only) trusts a position built
+        consistent by construction and skips most checks (search: ``determinize``'s worlds).
         """
         rules = rules or Rules()
         if not isinstance(hands, Position):
@@ -251,7 +253,8 @@ class Setup(Transitions):
                 dealer=dealer,
                 seen=seen,
             )
-        return cls._from_value(rules, hands, undo, events)
+            check = True
+        return cls._from_value(rules, hands, undo, events, check)
 
     @classmethod
     def _from_value(

@@ -275,7 +275,7 @@ def position_key(game: Game) -> Hashable:
     without transfers the repetition counts (without transfers no position comes back: after
     a take the same attacker attacks again with fewer cards, and a beaten-off bout discards).
     """
-    return _state_key(game.state, _counts_repetitions(game.rules))
+    return _state_key(game.live_state, _counts_repetitions(game.rules))
 
 
 def _counts_repetitions(rules: Rules) -> bool:
@@ -410,7 +410,7 @@ class _Search:
 
     def key(self) -> Hashable:
         """The working game's :func:`position_key`."""
-        return _state_key(self.game.state, self.counts)
+        return _state_key(self.game.live_state, self.counts)
 
     def mover_actions(self) -> tuple[int, list[Action]]:
         """The seat to move and its legal actions, in the engine's order."""

@@ -747,3 +747,41 @@ def test_card_actions_put_a_transfer_first_when_the_card_has_the_attacks_rank() 
     )
     assert not taking.defending(1)
     assert [a.kind for a, _ in taking.card_actions(1, card("9D"))] == [ActionKind.THROW]
+
+
+def test_the_search_surface_is_public_live_and_keyed() -> None:
+    """Issue 35, step 3: search reads the game's own state without a copy (``live_state``,
+    read-only by contract, replaced by each push and undo), keys positions with an immutable
+    ``key()``, and sets up trusted worlds with ``from_position(..., check=False)``; the bots,
+    the solver and determinize use nothing private of the game."""
+    import ast
+    from pathlib import Path
+
+    game = Game.deal(Rules(), 2, seed=3)
+    live = game.live_state
+    assert live is game.live_state and game.state is not live and game.state == live
+    first = next(iter(game.legal_actions()))
+    key = game.key()
+    game.push(first)
+    assert game.live_state is not live  # replaced: read it again after a move
+    assert game.key() != key and hash(game.key()) == hash(game.copy().key())
+    game.undo()
+    assert game.key() == key and game.live_state == live
+    # the same position by another road has the same key
+    again = Game.from_position(game.rules, game.position())
+    assert again.position() == game.position()
+    trusted = Game.from_position(game.rules, game.position(), check=False)
+    assert trusted.position() == game.position()
+    with pytest.raises(PositionError):  # check=False skips only a Position's own checks
+        Game.from_position(game.rules, [["6S"], ["6S"]], trump="S", check=False)
+    # no private name of another module is read by search
+    root = Path(__file__).parent.parent / "durak_core"
+    for path in [*root.glob("bots/*.py"), root / "solver.py", root / "determinize.py"]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            name = node.attr if isinstance(node, ast.Attribute) else ""
+            if name.startswith("_") and not name.endswith("__"):
+                assert isinstance(node, ast.Attribute)
+                owner = node.value
+                assert isinstance(owner, ast.Name) and owner.id in ("self", "cls"), (
+                    f"{path.name}:{node.lineno} reads {ast.unparse(node)}"
+                )

@@ -74,13 +74,13 @@ def playout(game: Game, seat: int, limit: int = 1000) -> float:
     seat following the rule of thumb; return the result for ``seat`` (1, ½ or 0). A game
     still going after ``limit`` actions (players passing the same cards round) counts ½."""
     low = game.rules.lowest_rank
-    generate = game._generate
+    legal = game.legal_actions()
     push = game.push
     for _ in range(limit):
-        s = game._state
+        s = game.live_state
         if s.phase is _OVER:
             return outcome_score(s.durak, seat, game.switches.team)
-        actions = list(generate())
+        actions = list(legal)
         who = actions[0].seat
         if actions[-1].seat != who:
             actions = [a for a in actions if a.seat == who]
@@ -100,7 +100,7 @@ def playout(game: Game, seat: int, limit: int = 1000) -> float:
                 len(s.hands[s.defender]),
             )
         )
-    s = game._state
+    s = game.live_state
     return outcome_score(s.durak, seat, game.switches.team) if s.phase is _OVER else 0.5
 
 
