@@ -1043,7 +1043,15 @@ def test_a_match_resumes_with_its_house_rules_and_finished_games(
     assert resumed is not None and original is not None
     assert resumed.results == original.results and resumed.score() == original.score()
     assert again.standings_html(again.i18n) == first.standings_html(first.i18n)
-    assert again.resume_state() == state  # resumable again, the same way
+    # the resume took the game (issue 37 item 2): a second resume of the same state is
+    # refused, and the resumed page's own newer state resumes the same match
+    assert not GameApp(language="en", pace=0).resume(state)
+    taken = again.resume_state()
+    assert taken != state
+    third = GameApp(language="en", pace=0)
+    assert third.resume(taken)
+    assert third.play.game.history == first.play.game.history
+    assert third.standings_html(third.i18n) == first.standings_html(first.i18n)
 
 
 def test_forged_house_rules_and_matches_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,12 +3,15 @@
 Its JavaScript (``static/bridge.js``) sends one ``hello`` when first drawn, telling the kernel
 the language the page was opened with (``?lang=``, else the browser's language if it is one of
 ours, else Spanish), which page it is, ``?present=`` and ``?step=`` as given, and — after
-"Start again where I was" — the state to resume. It then sends a ``ping`` every few seconds; a
-missing ``pong`` shows the connection-lost overlay, in the page's language. Keyboard and
-presenter-clicker navigation arrives as ``nav`` messages (next, back, restart). A link to another
-page of the site followed inside the tab (or Back/Forward) arrives as a ``go`` message, shaped
-like a hello and naming the new page: the site (:class:`tutorial.pages.Site`) builds that page
-in the same kernel and swaps it in, so the tab keeps one Python across pages.
+"Start again where I was" — the state to resume; otherwise the tab's stored sealed state, if
+any, as ``stored`` (the play page offers to continue it). It then sends a ``ping`` every few
+seconds; a missing ``pong`` shows the connection-lost overlay, in the page's language.
+Keyboard and presenter-clicker navigation arrives as ``nav`` messages (next, back, restart). A
+link to another page of the site followed inside the tab (or Back/Forward) arrives as a ``go``
+message, shaped like a hello and naming the new page (its ``resume``: the tab's stored state
+for that page when it is a sealed one, which the page checks; the play page's game goes on):
+the site (:class:`tutorial.pages.Site`) builds that page in the same kernel and swaps it in,
+so the tab keeps one Python across pages.
 
 Python talks back only through traits (``lang``, ``title``, ``texts``, ``resume``, ``present``,
 ``step``): the browser applies them to ``<html lang>``, the tab title, the URL (``?lang=``,
@@ -44,6 +47,7 @@ __all__ = [
     "Nav",
     "PageBridge",
     "Ping",
+    "sealed_copy",
     "validate_message",
 ]
 
@@ -80,11 +84,14 @@ class Hello(TypedDict):
     resume: dict[str, Any] | None
     present: NotRequired[bool]
     step: NotRequired[int | None]
+    stored: NotRequired[dict[str, Any]]
 
 
 Go = Hello
 """A page change inside the tab: the same fields as a hello (``type`` is ``"go"``), with
-``resume`` always ``None`` (a page reached by a link starts afresh, like a direct load)."""
+``resume`` ``None`` unless the tab stored a sealed state for that page (``{"sealed": str}``,
+issue 37 item 4: Back to the play page goes on with its game); a lesson reached by a link
+starts afresh, like a direct load."""
 
 
 class Nav(TypedDict):
@@ -104,6 +111,18 @@ def _resume_copy(data: object) -> dict[str, Any] | None:
     return json_object_copy(
         data, max_chars=RESUME_MAX_CHARS, max_depth=_RESUME_MAX_DEPTH, max_nodes=_RESUME_MAX_NODES
     )
+
+
+def sealed_copy(data: object) -> dict[str, Any] | None:
+    """``{"sealed": token}`` when ``data`` is exactly that (a string of at most
+    :data:`RESUME_MAX_CHARS`), else ``None``: the only resume a ``go`` carries, and the only
+    stored state a hello mentions. Whoever reads it still checks the token."""
+    if not isinstance(data, dict) or set(data) != {"sealed"}:
+        return None
+    token = data["sealed"]
+    if not isinstance(token, str) or len(token) > RESUME_MAX_CHARS:
+        return None
+    return {"sealed": token}
 
 
 def _flag(raw: str | None) -> bool:
@@ -133,9 +152,10 @@ def validate_message(content: object) -> Hello | Go | Ping | Nav | None:
       it opens afresh and may say so); anything else that is not an object is ``None``.
       Optionally ``"present"`` and ``"step"``: the raw ``?present=`` and ``?step=`` (a string
       or null); the hello then carries ``present`` (``True`` for ``1``/``true``/``yes``/``on``)
-      and ``step`` (a whole number from 1 to :data:`MAX_STEP`, else ``None``).
+      and ``step`` (a whole number from 1 to :data:`MAX_STEP`, else ``None``). Optionally
+      ``"stored"``: the tab's stored state, kept only when sealed (:func:`sealed_copy`).
     * ``{"type": "go", ...}``: the same fields as a hello (a page change inside the tab); its
-      ``resume`` is always dropped.
+      ``resume`` is kept only when sealed (:func:`sealed_copy`), and it has no ``stored``.
     * ``{"type": "ping", "n": int}`` with ``0 <= n < 2**53``.
     * ``{"type": "nav", "to": "next" | "back" | "restart"}``.
     """
@@ -144,14 +164,15 @@ def validate_message(content: object) -> Hello | Go | Ping | Nav | None:
     kind = content.get("type")
     keys = set(content)
     base = {"type", "lang", "page", "resume"}
-    if kind in ("hello", "go") and base <= keys <= base | {"present", "step"}:
+    extra = {"present", "step", "stored"} if kind == "hello" else {"present", "step"}
+    if kind in ("hello", "go") and base <= keys <= base | extra:
         lang, page, resume = content["lang"], content["page"], content["resume"]
         # A parameter that is not a string counts as absent: JSON null, and also Pyodide's
         # ``jsnull``, which is how the static site's kernel receives the browser's null.
         params = {
             key: value if isinstance(value, str) else None
             for key, value in content.items()
-            if key not in base
+            if key not in base and key != "stored"
         }
         if (
             isinstance(lang, str)
@@ -160,7 +181,7 @@ def validate_message(content: object) -> Hello | Go | Ping | Nav | None:
             and len(page) <= MAX_PAGE
         ):
             if kind != "hello":
-                resume = None
+                resume = sealed_copy(resume)
             else:
                 copied = _resume_copy(resume)
                 # a state that was sent but cannot be used (too large, too deep) is still an
@@ -175,6 +196,9 @@ def validate_message(content: object) -> Hello | Go | Ping | Nav | None:
                 hello["present"] = _flag(raw["present"])
             if "step" in raw:
                 hello["step"] = _step(raw["step"])
+            stored = sealed_copy(content.get("stored")) if resume is None else None
+            if stored is not None:
+                hello["stored"] = stored
             return hello
     elif kind == "nav" and keys == {"type", "to"}:
         to = content["to"]

@@ -30,6 +30,21 @@ is refused too (:mod:`tutorial.resume_ledger`), so a move cannot be taken back b
 old one over. A refused token deals anew and the page says so (and when the server's key
 changed, that this is why). Without a key (e.g. the static site) the page offers nothing to
 resume and a reload deals anew. A hot-seat game is not resumable.
+
+A game is played in one tab (issue 37 item 2; security review finding 2). A resume takes the
+game: it advances the ledger past the state it resumed, so a second resume of that state is
+refused. Before every change of its game (a click, the computer's next move, the match's next
+game) a page reserves the next number in the ledger (:meth:`Ledger.advance
+<tutorial.resume_ledger.Ledger.advance>`); if another page took the game meanwhile, nothing is
+played and the page freezes under a cover: "This game continues in another tab", with "Take
+the game here", which resumes from the newest state the ledger holds (never an older one: no
+move is taken back, and the other tab freezes in turn), and "Play a new deal". A resume refused
+because the state is older than the game's newest freezes the same way.
+
+Back, Forward and links inside the tab hand the page the tab's stored state (issue 37 item 4):
+the game goes on where it was. A page opened afresh (a reload, a copied tab) that finds a
+stored game offers it: "Continue your game" or "Play a new deal"; until the learner chooses,
+the stored game stays stored.
 """
 
 from __future__ import annotations
@@ -62,10 +77,10 @@ from .lessons import Lesson, Step
 from .move_log import MoveLog
 from .names import card_short, preset_name, rank_name
 from .opponent import PAGE_LEVELS, judge, page_bot
-from .page import escape, set_shown
+from .page import escape, is_shown, set_shown
 from .people import agree, as_person, seat_name
 from .resume_ledger import GAME_ID, ledger
-from .sealing import RESUME_KEY_ENV, sealed_with_another_key
+from .sealing import RESUME_KEY_ENV, key_id, sealed_with_another_key
 from .sealing import seal as seal_deal
 from .sealing import unseal as unseal_deal
 
@@ -768,6 +783,14 @@ class GameApp(LessonApp):
         """The last resume state sealed, as a value and as the token sent."""
         self._resume_refused: Literal["", "lost", "new-key"] = ""
         """A saved game handed back on opening could not be continued (and why)."""
+        self._reserved = False
+        """The ledger holds :attr:`_state_number` for this page, its token not sealed yet."""
+        self._elsewhere = ""
+        """The id of the game that continues in another tab (this page is frozen), or ``""``."""
+        self._away_note: Literal["", "busy", "gone"] = ""
+        """Why "Take the game here" did not take it (the other tab was moving; it is gone)."""
+        self._offered: str | None = None
+        """The token of the tab's stored game, offered on opening ("Continue your game")."""
         self._match: Match | None = None
         rules = self._deal.rules
         game = Game.deal(rules, players, self._seed, dealer=players - 1)
@@ -883,11 +906,29 @@ class GameApp(LessonApp):
         self.cover = w.VBox(
             [self.cover_text, self.cover_button], _dom_classes=("durak-cover", "durak-table-box")
         )
+        # the one-tab cover, where the table is: a stored game offered on opening, or a game
+        # that continues in another tab
+        self.away_text = w.HTML()
+        self.away_button = w.Button(
+            button_style="primary", _dom_classes=("durak-cover-ready", "durak-away-main")
+        )
+        self.away_button.on_click(self._guard(lambda _b: self._away_main()))
+        self.away_other = w.Button(_dom_classes=("durak-cover-ready", "durak-away-new"))
+        self.away_other.on_click(self._guard(lambda _b: self._away_new()))
+        self.away = w.VBox(
+            [self.away_text, w.HBox([self.away_button, self.away_other])],
+            _dom_classes=("durak-cover", "durak-table-box", "durak-away"),
+        )
+        set_shown(self.away, False)
         self.stage.children = tuple(
             c
             for child in self.stage.children
-            for c in ((self.cover, child) if child is self.table else (child,))
+            for c in ((self.cover, self.away, child) if child is self.table else (child,))
         )
+        pacer = self.free_play.pacer
+        alive = pacer._alive
+        # the computer moves only in the tab that holds the game, never under the cover
+        pacer._alive = lambda: alive() and self._offered is None and self._hold()
         # the match's standings and the review, under the result
         self.standings = w.HTML(_dom_classes=("durak-standings-box",))
         self.review = w.HTML(_dom_classes=("durak-review-box",))
@@ -952,13 +993,16 @@ class GameApp(LessonApp):
         seed, dealer, previous = origin["seed"], origin["dealer"], origin["previous_durak"]
         return lambda: Game.deal(rules, players, seed, dealer=dealer, previous_durak=previous)
 
-    def _start(self, deal: Deal) -> None:
-        """Start the current game of ``deal`` in free play, and seal the deal."""
+    def _start(self, deal: Deal, *, same_match: bool = False) -> None:
+        """Start the current game of ``deal`` in free play, and seal the deal. A match's next
+        game (``same_match``) keeps the match's id and numbers: one game for the ledger, so a
+        tab left behind takes over the match where it is."""
         make = self._deal_maker(deal)
         rules, players, preset = deal.rules, deal.players, deal.preset
         self._deal = deal
         self._seed, self._deal_players, self._deal_preset = deal.seed, players, preset
-        self._game_id, self._state_number, self._sealed = secrets.token_hex(16), 0, None
+        if not same_match:
+            self._new_game_id()
         controller = self.play
         controller.hot_seat = self._hot_seat
         controller.scoring = not self._hot_seat
@@ -968,6 +1012,11 @@ class GameApp(LessonApp):
         controller.start_game = make
         controller.restart()
         controller.continue_free_play()
+
+    def _new_game_id(self) -> None:
+        """The game on the table is a new one: its own id, and no other tab holds it."""
+        self._game_id, self._state_number, self._sealed = secrets.token_hex(16), 0, None
+        self._reserved, self._elsewhere, self._away_note, self._offered = False, "", "", None
 
     def new_game(self) -> None:
         """Deal a new game (or match) with the chosen mode, players, level, rules, house rules
@@ -1027,13 +1076,15 @@ class GameApp(LessonApp):
         if self.play.game.outcome is None:
             return  # a forged click while the game goes on
         self._forget_refused_resume()
+        if self._match_goes_on() and not self._hold():
+            return  # the match goes on in another tab
         if not self._match_goes_on():
             self.new_game()
             return
         match = self.match_state
         assert match is not None
         match.next_game()
-        self._start(self._deal)
+        self._start(self._deal, same_match=True)
 
     def _side_name(self, seats: tuple[int, ...], tr: Gettext) -> str:
         names = self.play.names(tr)
@@ -1160,9 +1211,15 @@ class GameApp(LessonApp):
     def resume_state(self) -> dict[str, Any]:
         """``{"sealed": token}``: the deal, the game (every move) and a match's finished
         games' results, sealed as one token (see the module's docstring); nothing without a
-        server key, nothing in hot-seat."""
+        server key, nothing in hot-seat. While a stored game is offered, that game's token (it
+        stays stored until the learner chooses); in a frozen page, the last token it had."""
         if not hasattr(self, "deal") or self._hot_seat:
             return {}
+        if self._offered is not None:
+            return {"sealed": self._offered}
+        last = {"sealed": self._sealed[1]} if self._sealed is not None else {}
+        if self._elsewhere or key_id() is None:
+            return last
         match = self._match
         value = {
             "v": RESUME_FORMAT,
@@ -1171,15 +1228,148 @@ class GameApp(LessonApp):
             "results": [] if match is None else [_result_row(r) for r in self.match_results()],
             "id": self._game_id,
         }
-        if self._sealed is not None and self._sealed[0] == value:
-            return {"sealed": self._sealed[1]}
-        self._state_number += 1
+        if self._sealed is not None and self._sealed[0] == value and not self._reserved:
+            return last
+        if not self._hold():
+            return last
         token = seal_deal({**value, "n": self._state_number})
         if token is None:
             return {}
-        ledger().record(self._game_id, self._state_number)
+        if not ledger().advance(self._game_id, self._state_number, self._state_number, token):
+            self._freeze(self._game_id)
+            return last
+        self._reserved = False
         self._sealed = (value, token)
         return {"sealed": token}
+
+    # ------------------------------------------------------------------ one tab
+
+    def _hold(self) -> bool:
+        """Before the game changes: reserve its next number in the ledger (once per change).
+        ``False``, and the page frozen, when another tab took the game meanwhile."""
+        if self._elsewhere:
+            return False
+        if self._hot_seat or self._reserved or key_id() is None:
+            return True
+        number = self._state_number
+        if ledger().advance(self._game_id, number, number + 1):
+            self._state_number, self._reserved = number + 1, True
+            return True
+        self._freeze(self._game_id)
+        return False
+
+    def _freeze(self, game_id: str) -> None:
+        """Game ``game_id`` continues in another tab: stop, and cover the table."""
+        self._elsewhere, self._offered = game_id, None
+        self.free_play.pacer.cancel()
+        self.render()
+
+    def take_here(self) -> bool:
+        """ "Take the game here": resume the frozen game from the newest state the ledger
+        holds (the other tab freezes at its next change). ``False`` when there is none now:
+        the other tab is between a move and its seal, or the game is gone."""
+        game_id = self._elsewhere
+        if not game_id:
+            return False
+        newest = ledger().entry(game_id)
+        if newest is not None and not newest.token:
+            self._away_note = "busy"
+        elif newest is None or self._resume({"sealed": newest.token}) != "ok":
+            self._away_note = "gone"
+        else:
+            return True
+        self.render()
+        return False
+
+    def offer_stored(self, state: dict[str, Any]) -> None:
+        """The tab's stored game, found on opening: offer to continue it (a state this server
+        sealed), or say that the server's key changed since."""
+        token = state.get("sealed")
+        if set(state) != {"sealed"} or not isinstance(token, str) or self._hot_seat:
+            return
+        if unseal_deal(token) is None:
+            if sealed_with_another_key(token):
+                self._resume_refused = "new-key"
+                self._render_notice()
+            return
+        self._offered = token
+        self.free_play.pacer.cancel()
+        self.render()
+
+    def _away_main(self) -> None:
+        """The cover's first button: continue the offered game, or take the game here."""
+        offered = self._offered
+        if offered is not None:
+            self._offered = None
+            if not self.resume({"sealed": offered}):
+                self.render()
+                self.free_play.pacer.check()
+            return
+        self.take_here()
+
+    def _away_new(self) -> None:
+        """The cover's second button: leave the stored or frozen game, play a new deal."""
+        if self._offered is not None:
+            self._offered = None
+            self.render()
+            self.sync_bridge()
+            self.free_play.pacer.check()
+            return
+        self.new_game()
+
+    def _on_click(self, click: Any) -> None:
+        if click.get("type") != "progress":
+            if self._elsewhere or self._offered is not None:
+                return  # under the cover: nothing to play
+            if not self._hold():
+                return
+        super()._on_click(click)
+        self.sync_bridge()  # seals the reserved number even when the click changed nothing
+
+    def _render_one_tab(self, tr: Gettext) -> None:
+        """The one-tab cover: a stored game offered, or a game that continues elsewhere."""
+        if self._offered is not None:
+            title = tr.gettext("Your game is saved in this tab")
+            lines = [
+                tr.gettext("Continue it from where you left off, or leave it and start a new game.")
+            ]
+            main = tr.pgettext("button", "Continue your game")
+        elif self._elsewhere:
+            title = tr.gettext("This game continues in another tab")
+            lines = [
+                tr.gettext(
+                    "You went on with this game in another tab or window, so it is paused "
+                    "here: a game is played in one place at a time. You can take it here: it "
+                    "goes on from its newest position, and the other tab pauses instead."
+                )
+            ]
+            if self._away_note == "busy":
+                lines.append(
+                    tr.gettext("The other tab is in the middle of a move. Try again in a moment.")
+                )
+            elif self._away_note == "gone":
+                lines.append(tr.gettext("This game can no longer be continued."))
+            main = tr.pgettext("button", "Take the game here")
+        else:
+            if is_shown(self.away):
+                self.away_text.value = ""
+                set_shown(self.away, False)
+                if not (self.play.hot_seat and self.play.covered):
+                    self.stage.remove_class("durak-covered")
+            return
+        role = "status" if self._offered is not None else "alert"
+        self.away_text.value = (
+            f"<div class='durak-cover-text' role='{role}'>"
+            f"<p class='durak-cover-title'>{escape(title)}</p>"
+            + "".join(f"<p>{escape(line)}</p>" for line in lines)
+            + "</div>"
+        )
+        self.away_button.description = main
+        self.away_button.disabled = self._elsewhere != "" and self._away_note == "gone"
+        self.away_other.description = tr.pgettext("button", "Start a new game")
+        set_shown(self.away, True)
+        set_shown(self.cover, False)
+        self.stage.add_class("durak-covered")
 
     def match_results(self) -> tuple[GameResult, ...]:
         """The results of the match's finished games before the current one."""
@@ -1195,7 +1385,12 @@ class GameApp(LessonApp):
         ``False``, with nothing changed, for anything else: a token this server did not seal
         or sealed under another key, an older state of the game than its newest, or moves
         that do not fit; the page then says that it dealt a new game."""
-        if not self._resume(state):
+        self._offered = None
+        outcome = self._resume(state)
+        if outcome == "elsewhere":
+            self._render_notice()
+            return False
+        if outcome != "ok":
             token = state.get("sealed") if isinstance(state, dict) else None
             self._resume_refused = "new-key" if sealed_with_another_key(token) else "lost"
             self._render_notice()
@@ -1203,36 +1398,42 @@ class GameApp(LessonApp):
         self._resume_refused = ""
         return True
 
-    def _resume(self, state: object) -> bool:
-        """:meth:`resume`'s work: ``True`` when it resumed."""
+    def _resume(self, state: object) -> Literal["ok", "no", "elsewhere"]:
+        """:meth:`resume`'s work: ``"ok"`` when it resumed (and took the game: the ledger is
+        advanced past the state resumed, so a second resume of it is refused);
+        ``"elsewhere"`` when the game went on past this state (the page is then frozen,
+        offering the newest state); ``"no"`` when the state is not usable."""
         if not isinstance(state, dict) or set(state) != {"sealed"}:
-            return False
+            return "no"
         value = unseal_deal(state["sealed"])
         if value is None or set(value) != _STATE_KEYS or value["v"] != RESUME_FORMAT:
-            return False
+            return "no"
         deal = _valid_deal(value["deal"])
         game_id, number = value["id"], value["n"]
         if deal is None or not isinstance(game_id, str) or not GAME_ID.fullmatch(game_id):
-            return False
+            return "no"
         if type(number) is not int or number < 1:
-            return False
+            return "no"
         newest = ledger().latest(game_id)
         if newest is not None and newest > number:
-            return False  # an older state of this game: it would take moves back
+            # an older state of this game (it would take moves back), or one another tab
+            # resumed already: the game continues there
+            self._freeze(game_id)
+            return "elsewhere"
         results = _parse_results(value["results"])
         if results is None:
-            return False
+            return "no"
         match: Match | None = None
         rules, players, preset = deal.rules, deal.players, deal.preset
         if deal.match == "single":
             if results:
-                return False
+                return "no"
             dealt = Game.deal(rules, players, deal.seed, dealer=players - 1)
         else:
             try:
                 match = Match.resume(rules, players, deal.seed, results)
             except (MatchError, RulesError):
-                return False
+                return "no"
             dealt = match.game
         lesson = game_lesson(rules, players, preset, dealt)
         controller = self.play
@@ -1242,18 +1443,28 @@ class GameApp(LessonApp):
         controller.lesson, controller.start_game = lesson, lesson.start
         controller.hot_seat, controller.scoring = False, True
         controller.bot = page_bot(deal.level)
+        # take the game: the next number, sealed now, so a second resume of this one is refused
+        kept = {k: v for k, v in value.items() if k != "n"}
+        token = seal_deal({**kept, "n": number + 1})
+        if token is None:
+            return "no"
+        if not ledger().advance(game_id, number, number + 1, token):
+            controller.lesson, controller.start_game, controller.hot_seat, controller.bot = saved
+            controller.scoring = saved_scoring
+            self._freeze(game_id)  # another tab took it a moment ago
+            return "elsewhere"
         if not controller.resume(value["game"]):
             controller.lesson, controller.start_game, controller.hot_seat, controller.bot = saved
             controller.scoring = saved_scoring
-            return False
+            return "no"
         self._match = match
         controller.start_game = self._deal_maker(deal)
         self._deal = deal
         self._seed, self._deal_players, self._deal_preset = deal.seed, players, preset
         self._level, self._hot_seat = deal.level, False
         # the same state seals to the same token again (until the game goes on)
-        kept = {k: v for k, v in value.items() if k != "n"}
-        self._game_id, self._state_number, self._sealed = game_id, number, (kept, state["sealed"])
+        self._game_id, self._state_number, self._sealed = game_id, number + 1, (kept, token)
+        self._reserved, self._elsewhere, self._away_note = False, "", ""
         with self.widget.hold_sync():
             self.mode.value = "computer"
             self.level.value = deal.level
@@ -1263,7 +1474,7 @@ class GameApp(LessonApp):
             self.match.value = deal.match
             self.players.value = players
         self.render()
-        return True
+        return "ok"
 
     def _forget_refused_resume(self) -> None:
         if self._resume_refused:
@@ -1322,6 +1533,7 @@ class GameApp(LessonApp):
         self._syncing = True
         try:
             self._render_options()
+            self._render_one_tab(self.i18n)
         finally:
             self._syncing = False
 
@@ -1485,8 +1697,10 @@ class GameApp(LessonApp):
     def restart_lesson(self) -> None:
         """The same deal again, from the first card (not in a match: a game counts as it
         was played)."""
-        if self._match is not None:
+        if self._match is not None or self._elsewhere or self._offered is not None:
             return
+        # a new game of the same deal: its own id (the game it leaves may go on elsewhere)
+        self._new_game_id()
         self.controller.restart()
         self.controller.continue_free_play()
 

@@ -221,6 +221,10 @@ class BridgedPage:
         nothing changed, when it is not usable."""
         return False
 
+    def offer_stored(self, state: dict[str, Any]) -> None:
+        """The tab's stored sealed state (``{"sealed": str}``, unchecked), found when the page
+        was opened afresh: the play page offers to continue its game. Nothing by default."""
+
     def open_with(self, *, present: bool, step: int | None, resumed: bool) -> None:
         """Apply the page address's ``?present=1`` and ``?step=N`` (already validated by the
         bridge: ``step`` is ``None`` or a whole number, not necessarily a step of this page).
@@ -263,6 +267,11 @@ class BridgedPage:
                     log.info("page: ignored a resume state that does not fit this page")
             except Exception:
                 log.exception("page: resuming failed")
+        elif "stored" in hello:
+            try:
+                self.offer_stored(hello["stored"])
+            except Exception:
+                log.exception("page: offering the stored state failed")
         if "present" in hello or "step" in hello:
             try:
                 self.open_with(

@@ -192,8 +192,9 @@ class Site:
     ``Site(name)`` builds page ``name`` at once (a page's notebook: it then waits for the
     browser's hello like any page); ``Site()`` shows only the bridge until the hello names the
     page (the pool's shell). A ``go`` message (a link followed inside the tab, Back, Forward)
-    names the next page; a name that is not a page of :data:`PAGES` is refused and nothing
-    changes. ``page`` is the page shown, ``pages_shown`` how many were built so far.
+    names the next page (with the sealed state the tab stored for it, if any); a name that is
+    not a page of :data:`PAGES` is refused and nothing changes. ``page`` is the page shown,
+    ``pages_shown`` how many were built so far.
     """
 
     def __init__(self, name: str | None = None) -> None:
@@ -238,7 +239,9 @@ class Site:
             except Exception:
                 log.exception("page: stopping %r failed", type(old).__name__)
         self._mark = set(_instances)
-        hello = Hello(type="hello", lang=go["lang"], page=name, resume=None)
+        # a sealed state the tab stored for that page (Back to the play page): the page checks
+        # it and goes on with its game; anything else was dropped by the bridge
+        hello = Hello(type="hello", lang=go["lang"], page=name, resume=go["resume"])
         if "present" in go:
             hello["present"] = go["present"]
         if "step" in go:

@@ -1,11 +1,13 @@
 // The page bridge (anywidget front end): one per page, the first child of the page's root.
 //
 // When first drawn it sends ONE message:
-//   {type: "hello", lang, page, resume, present, step}
+//   {type: "hello", lang, page, resume, present, step, stored}
 // lang: ?lang= as given (even unknown), else the first browser language that is es/en/ru,
-// else the default (the first of the bridge's langs, Spanish); page: the last path segment without .ipynb/.html; resume: the state stored for
-// this page, only after "Start again where I was" (else null); present, step: ?present= and
-// ?step= as given (or null; Python validates them).
+// else the default (the first of the bridge's langs, Spanish); page: the last path segment
+// without .ipynb/.html; resume: the state stored for this page, only after "Start again where
+// I was" (else null); present, step: ?present= and ?step= as given (or null; Python validates
+// them); stored (only when there is one): otherwise, the sealed state stored for this page
+// ({sealed}: the play page offers to continue its game).
 // Keys: →/PageDown/Space send {type: "nav", to: "next"}, ←/PageUp {to: "back"}, R
 // {to: "restart"} (not while typing in a form control or a menu, not with Ctrl/Alt/Meta;
 // Space on a focused button presses it, except in presenter mode, where it is "next"); at
@@ -19,8 +21,9 @@
 //
 // Links between the site's pages (a[data-durak-page]) are followed inside the tab: a plain
 // click pushes the new address (exactly the URL a direct load would use) and sends
-//   {type: "go", lang, page, resume: null, present, step}
-// read from that address; the kernel builds the page, swaps it in and answers {type: "shown"}
+//   {type: "go", lang, page, resume, present, step}
+// read from that address (resume: the sealed state this tab stored for that page, else null:
+// the play page's game goes on after a visit to the index); the kernel builds the page, swaps it in and answers {type: "shown"}
 // (focus then moves to the new page's h1) or {type: "refused"} (the address is then loaded
 // for real). Back and Forward (popstate) do the same without pushing. A middle-click, a
 // Ctrl/Shift/Meta-click or "open in new tab" still opens a new tab; inside JupyterLab links
@@ -113,6 +116,23 @@ function takeResume() {
     if (text.length > MAX_RESUME_CHARS) return {};
     const data = JSON.parse(text);
     return data && typeof data === "object" && !Array.isArray(data) ? data : null;
+  } catch (_err) {
+    return null;
+  }
+}
+
+/** The sealed state ({sealed: token}) this tab stored for the page at `path`, else null. The
+ * kernel checks it (a token only the server can read; older ones are refused). */
+function storedSealed(path = globalThis.location.pathname) {
+  const store = storage();
+  if (!store) return null;
+  try {
+    const text = store.getItem(STATE_KEY + path);
+    if (!text || text.length > MAX_RESUME_CHARS) return null;
+    const data = JSON.parse(text);
+    const keys = data && typeof data === "object" && !Array.isArray(data) ? Object.keys(data) : [];
+    if (keys.length !== 1 || keys[0] !== "sealed" || typeof data.sealed !== "string") return null;
+    return { sealed: data.sealed };
   } catch (_err) {
     return null;
   }
@@ -213,7 +233,7 @@ function goTo(href, push) {
       type: "go",
       lang: lang ? lang.slice(0, MAX_LANG) : currentLang(),
       page,
-      resume: null,
+      resume: storedSealed(url.pathname),
       present: queryParam("present", url.search),
       step: queryParam("step", url.search),
     });
@@ -648,14 +668,18 @@ function render({ model, el: host }) {
 
   if (!HELLO_SENT.has(model)) {
     HELLO_SENT.add(model);
-    send(model, beat, {
+    const resume = takeResume();
+    const hello = {
       type: "hello",
       lang: detected,
       page: pageName(),
-      resume: takeResume(),
+      resume,
       present: queryParam("present"),
       step: queryParam("step"),
-    });
+    };
+    const stored = resume === null ? storedSealed() : null;
+    if (stored) hello.stored = stored;
+    send(model, beat, hello);
   }
   applyResume(); // after the hello took what was stored: from now on, this page's state
   const stopTicking = every(TIMING.tick, () => tick(model, beat));
