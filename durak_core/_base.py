@@ -1,13 +1,11 @@
 """The attributes every layer of :class:`~durak_core.game.Game` shares, and hot-path helpers.
 
-A game is built in layers, each module adding one concern on top of the one before:
-
-``_base`` (attributes) → ``transitions`` (applying an action, ending a bout, drawing) →
-``setup`` (dealing, set-up positions) → ``game`` (the public API: views, play, undo, copy). The
-rules they apply are functions of the game's :class:`~durak_core.switches.Switches`
-(``game.switches``: the rules and what they decide once per number of players) and its state:
-``bout`` (the cap, throw-in rights and order, the swap), ``legality`` (why an action is
-refused) and ``generation`` (the legal actions).
+A game is two classes: ``_base`` (attributes) → ``setup`` (dealing, set-up positions) →
+``game`` (the public API: views, play, undo, copy). The rules they apply are functions of the
+game's :class:`~durak_core.switches.Switches` (``game.switches``: the rules and what they
+decide once per number of players) and its state: ``bout`` (the cap, throw-in rights and
+order, the swap), ``legality`` (why an action is refused), ``generation`` (the legal actions)
+and ``transitions`` (applying an action, ending a bout, drawing).
 """
 
 from __future__ import annotations
@@ -106,47 +104,24 @@ class GameBase:
     __slots__ = (
         "_actions",
         "_events",
-        "_lowest_trump",
         "_origin",
         "_setup_known",
         "_state",
         "_undo",
         "players",
-        "previous_durak",
         "rules",
         "switches",
     )
 
     rules: Rules
     players: int
-    previous_durak: int | None
-    """The durak of the previous game, if any (he is the durak of a drawn game when
-    ``Rules.allow_draw`` is off, S0)."""
     _state: State
     _events: list[Event]
     _actions: list[Action]
     _undo: list[tuple[State, int]] | None
     """Before each action: the state and the number of events (None: undo is off)."""
-    _lowest_trump: Card | None
-    """The lowest trump while the swap rule is on (its moves are tracked), else None."""
     switches: Switches
     """What the rules decide once for these players (:func:`~durak_core.switches.switches`)."""
     _setup_known: tuple[frozenset[Card], ...]
     """Cards a set-up position declares known to be in each hand (e.g. picked up earlier)."""
     _origin: dict[str, Any]
-
-    def _init_state(self, state: State) -> None:
-        """Make ``state`` the game's (a deal, a set-up, a new deal, an undo): the lowest trump
-        the swap rule tracks follows its trump suit."""
-        self._state = state
-        if self.switches.swap:
-            self._lowest_trump = Card(self.rules.lowest_rank, state.trump)
-
-    def _dealer(self) -> int | None:
-        """Who dealt this game: the deal's dealer, or the set-up position's (None if unknown)."""
-        origin = self._origin
-        dealer = origin.get("dealer")
-        if isinstance(dealer, int):
-            return dealer
-        position = origin.get("position")
-        return getattr(position, "dealer", None)

@@ -93,6 +93,8 @@ def fresh_state(
     s.flashed = frozenset()
     s.redeals = 0
     s.seen = ()
+    s.previous_durak = None
+    s.dealer = None
     return s
 
 

@@ -1,7 +1,7 @@
 """The game's public API: views of the position, legal actions, checked play, undo, copies.
 
-The rules live below (see ``_base``): ``bout``, ``legality`` and ``generation`` as functions
-of the switches and the state, and the layers ``transitions`` and ``setup``.
+The rules live below (see ``_base``): ``bout``, ``legality``, ``generation`` and
+``transitions`` as functions of the switches and the state; ``setup`` makes games.
 
 >>> from durak_core import Rules
 >>> g = Game.deal(Rules(), players=2, seed=7)
@@ -29,6 +29,7 @@ from .position import Position, PositionError
 from .reasons import IllegalAction
 from .setup import Setup
 from .state import Phase, State, seen_keys
+from .transitions import apply
 
 __all__ = ["Cap", "Game", "LegalActions", "Outcome", "PositionError"]
 
@@ -140,6 +141,12 @@ class Game(Setup):
         snapshot = self._state.copy()
         snapshot.throw_in_turn = list(snapshot.throw_in_turn)  # State.copy shares it
         return snapshot
+
+    @property
+    def previous_durak(self) -> int | None:
+        """The previous game's durak, if any: he is the durak of a drawn game when
+        ``Rules.allow_draw`` is off (S0)."""
+        return self._state.previous_durak
 
     @property
     def phase(self) -> Phase:
@@ -306,13 +313,13 @@ class Game(Setup):
             out=tuple(s.out_order),
             durak=s.durak,
             bouts=s.bouts,
-            previous_durak=self.previous_durak,
+            previous_durak=s.previous_durak,
             low_trump_origin=s.low_trump_origin,
             turnup_holder=s.turnup_holder,
             known=self.known_cards(),
             flashed=s.flashed,
             redeals=s.redeals,
-            dealer=self._dealer(),
+            dealer=s.dealer,
             seen=seen_keys(s.seen, self.players),
         )
 
@@ -455,6 +462,23 @@ class Game(Setup):
     def _generate(self) -> Iterator[Action]:
         return generate(self.switches, self._state)
 
+    def push(self, action: Action) -> None:
+        """Apply ``action`` without checking it (fast path for search and playouts).
+
+        Only for actions known to be legal, e.g. taken from :meth:`legal_actions`; anything
+        else may corrupt the state. Undoable like :meth:`play`. With undo on, the state object
+        before the action goes onto the undo stack as it is, never to be changed again (undo
+        restores it, the next push snapshots it again); the game goes on with a snapshot."""
+        self._actions.append(action)
+        s = self._state
+        undo = self._undo
+        if undo is not None:
+            undo.append((s, len(self._events)))
+            s = self._state = s.snapshot()
+        new = apply(self.switches, s, action, self._events)
+        if new is not s:  # a new deal (C20)
+            self._state = new
+
     def is_legal(self, action: Action) -> bool:
         """Whether :meth:`play` would accept ``action`` now."""
         return refusal(self.switches, self._state, action) is None
@@ -495,7 +519,5 @@ class Game(Setup):
             )
         state, n_events = self._undo.pop()
         self._state = state
-        if self.switches.swap:  # a new deal (misdeal) may have changed trumps: the lowest one too
-            self._init_state(state)
         del self._events[n_events:]
         return self._actions.pop()

@@ -349,6 +349,8 @@ def thaw(rules: Rules, pos: Position, *, check: bool = True) -> State:
     s.flashed = pos.flashed
     s.redeals = pos.redeals
     s.seen = _seen_ints(pos.seen, players)
+    s.previous_durak = pos.previous_durak
+    s.dealer = pos.dealer
     if pos.table:
         if over:
             raise PositionError("the game is over: the table must be empty")

@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Self
 
-from ._base import NoEvents
+from ._base import GameBase, NoEvents
 from .cards import Card, CardError, Suit, format_cards, make_deck, parse_cards
 from .dealing import deal_events, deal_hands, fresh_state, pick_first_attacker, turn_up
 from .events import Event, EventKind
@@ -21,7 +21,7 @@ from .rules import (
 )
 from .state import Phase
 from .switches import switches
-from .transitions import Transitions
+from .transitions import settle, start_bout_event
 
 MANDATORY, ON_REQUEST = MisdealMode.MANDATORY, MisdealMode.ON_REQUEST
 NO_TEAMS, NO_MISDEAL = Teams.NONE, Misdeal.OFF
@@ -29,7 +29,7 @@ NO_TEAMS, NO_MISDEAL = Teams.NONE, Misdeal.OFF
 __all__ = ["DERIVE", "Setup"]
 
 
-class Setup(Transitions):
+class Setup(GameBase):
     """Creating games; :class:`~durak_core.game.Game` adds the public API on top."""
 
     __slots__ = ()
@@ -40,11 +40,9 @@ class Setup(Transitions):
         game = object.__new__(cls)
         game.rules = rules
         game.players = players
-        game.previous_durak = None
         game._events = [] if events else NoEvents()
         game._actions = []
         game._undo = [] if undo else None
-        game._lowest_trump = None
         game._setup_known = ()
         game.switches = switches(rules, players)
         return game
@@ -114,7 +112,6 @@ class Setup(Transitions):
             raise PositionError(
                 f"previous_durak must be a seat 0..{players - 1}, not {previous_durak!r}"
             )
-        game.previous_durak = previous_durak
         origin: dict[str, Any] = {
             "seed": seed,
             "dealer": dealer,
@@ -170,8 +167,10 @@ class Setup(Transitions):
                 f"not {first_attacker}"
             )
         log.extend(deal_events(dealer, rules.hand_size, turnup, where, attacker, shown, how))
-        game._init_state(fresh_state(rules, hands, stock, turnup, turnup.suit, attacker))
-        game._start_bout_event()
+        s = game._state = fresh_state(rules, hands, stock, turnup, turnup.suit, attacker)
+        s.previous_durak = previous_durak
+        s.dealer = dealer
+        start_bout_event(s, game._events)
         return game
 
     @classmethod
@@ -264,8 +263,7 @@ class Setup(Transitions):
         a position built consistent by construction: search, ``determinize``)."""
         s = thaw(rules, pos, check=check)
         game = cls._blank(rules, pos.players, undo, events)
-        game.previous_durak = pos.previous_durak
-        game._init_state(s)
+        game._state = s
         if any(pos.known):
             game._setup_known = pos.known
         game._origin = {"position": pos}  # worded lazily by Game.origin
@@ -278,8 +276,8 @@ class Setup(Transitions):
             )
         )
         if s.phase is not Phase.OVER:
-            game._start_bout_event()
-            game._settle()
+            start_bout_event(s, game._events)
+            settle(game.switches, s, game._events)
         return game
 
 

@@ -45,6 +45,7 @@ class State:
         "attacker",
         "attacks",
         "bouts",
+        "dealer",
         "defences",
         "defender",
         "defender_hand_at_start",
@@ -57,6 +58,7 @@ class State:
         "out_order",
         "passed",
         "phase",
+        "previous_durak",
         "redeals",
         "seen",
         "stock",
@@ -102,6 +104,12 @@ class State:
     """Trumps already shown for a Flash transfer (S2; this bout's only, under once-per-bout)."""
     redeals: int
     """New deals asked for so far for a misdeal (C20)."""
+    previous_durak: int | None
+    """The previous game's durak: he is the durak of a drawn game when ``Rules.allow_draw`` is
+    off (S0), and he may lead first (``FirstAttacker``)."""
+    dealer: int | None
+    """Who dealt (None: not known, e.g. a lesson's set-up): a new deal for a misdeal (C20) is
+    dealt by him again."""
     seen: tuple[SeenKey, ...]
     """The positions that started a bout since the stock ran out and the last bout was beaten
     off, oldest first, as :func:`bout_key` integers (what ``Rules.repetition_limit`` counts;
@@ -158,6 +166,8 @@ class State:
         new.flashed = self.flashed
         new.redeals = self.redeals
         new.seen = self.seen
+        new.previous_durak = self.previous_durak
+        new.dealer = self.dealer
         return new
 
     @property
@@ -191,6 +201,8 @@ class State:
             self.flashed,
             self.redeals,
             self.seen,
+            self.previous_durak,
+            self.dealer,
         )
 
     def __repr__(self) -> str:
