@@ -1,17 +1,17 @@
-"""The attributes every layer of :class:`~durak_core.game.Game` shares, and hot-path helpers.
+"""Hot-path aliases the rule modules share (phases, rule values, event and action kinds as
+module constants) and the event log of a playout (:class:`NoEvents`).
 
-A game is two classes: ``_base`` (attributes) → ``setup`` (dealing, set-up positions) →
-``game`` (the public API: views, play, undo, copy). The rules they apply are functions of the
-game's :class:`~durak_core.switches.Switches` (``game.switches``: the rules and what they
-decide once per number of players) and its state: ``bout`` (the cap, throw-in rights and
-order, the swap), ``legality`` (why an action is refused), ``generation`` (the legal actions)
-and ``transitions`` (applying an action, ending a bout, drawing).
+A game is one class, :class:`~durak_core.game.Game` (rules, switches, state, undo stack,
+events). The rules it applies are functions of its :class:`~durak_core.switches.Switches`
+(``game.switches``: the rules and what they decide once per number of players) and its state:
+``bout`` (the cap, throw-in rights and order, the swap), ``legality`` (why an action is
+refused), ``generation`` (the legal actions), ``transitions`` (applying an action, ending a
+bout, drawing, how a game ended) and ``setup`` (a new deal's or a position's state).
 """
 
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
 
 from .actions import Action
 from .cards import Card, Rank
@@ -21,15 +21,13 @@ from .rules import (
     CapScope,
     FirstBoutCap,
     HandCap,
-    Rules,
     ThrowInPriority,
     ThrowInRights,
     TrumpSwap,
 )
-from .state import Phase, State
-from .switches import Switches
+from .state import Phase
 
-__all__ = ["GameBase", "NoEvents"]
+__all__ = ["NoEvents"]
 
 
 PHASE_LEAD, PHASE_BOUT, PHASE_OVER = Phase.LEAD, Phase.BOUT, Phase.OVER
@@ -96,32 +94,3 @@ class NoEvents(list[Event]):
 
     def extend(self, events: object, /) -> None:
         """Record nothing."""
-
-
-class GameBase:
-    """The state of a game and the rule switches read on every action."""
-
-    __slots__ = (
-        "_actions",
-        "_events",
-        "_origin",
-        "_setup_known",
-        "_state",
-        "_undo",
-        "players",
-        "rules",
-        "switches",
-    )
-
-    rules: Rules
-    players: int
-    _state: State
-    _events: list[Event]
-    _actions: list[Action]
-    _undo: list[tuple[State, int]] | None
-    """Before each action: the state and the number of events (None: undo is off)."""
-    switches: Switches
-    """What the rules decide once for these players (:func:`~durak_core.switches.switches`)."""
-    _setup_known: tuple[frozenset[Card], ...]
-    """Cards a set-up position declares known to be in each hand (e.g. picked up earlier)."""
-    _origin: dict[str, Any]

@@ -34,6 +34,7 @@ Each :class:`Event` has a kind and a few fields whose meaning depends on the kin
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
@@ -75,3 +76,38 @@ class Event(NamedTuple):
     other: int | None = None
     n: int = 0
     detail: str = ""
+
+
+def known_in_hands(
+    events: Iterable[Event],
+    hands: Sequence[Sequence[Card]],
+    setup_known: Sequence[Iterable[Card]],
+) -> tuple[frozenset[Card], ...]:
+    """For each seat, the cards everybody knows are in that hand (``hands``) after ``events``:
+    cards seen picked up from the table, the lowest trump shown to choose the first attacker,
+    the turn-up drawn as the last card or kept by the dealer, cards swapped in, trumps shown for
+    a Flash, and cards a set-up position declared known (``setup_known``) — as long as they
+    are still in that hand (and since the last new deal after a misdeal)."""
+    revealed: list[set[Card]] = [set(k) for k in setup_known]
+    for event in events:
+        kind = event.kind
+        if event.seat is None:
+            continue
+        if kind is EventKind.MISDEAL:  # every card is dealt again
+            revealed = [set() for _ in range(len(hands))]
+        elif kind is EventKind.FLASH:
+            revealed[event.seat].add(event.cards[0])
+        elif (
+            kind is EventKind.PICK_UP
+            or kind is EventKind.FIRST_ATTACKER
+            or (kind is EventKind.TRUMP and event.detail == "dealer")
+        ):
+            revealed[event.seat].update(event.cards)
+        elif kind is EventKind.DRAW and event.detail == "turnup":
+            revealed[event.seat].add(event.cards[-1])
+        elif kind is EventKind.SWAP:
+            low, up = event.cards
+            revealed[event.seat].add(up)
+            if event.other is not None:
+                revealed[event.other].add(low)
+    return tuple(frozenset(c for c in revealed[i] if c in hands[i]) for i in range(len(hands)))

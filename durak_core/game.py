@@ -13,43 +13,27 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from copy import deepcopy
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Unpack
 
-from ._base import PHASE_OVER, GameBase, NoEvents
+from ._base import PHASE_OVER, NoEvents
 from .actions import Action
 from .bout import Cap, cap
 from .cards import Card, Rank, Suit, format_cards
-from .events import Event, EventKind
+from .events import Event, known_in_hands
 from .generation import acting, generate
-from .legality import refusal
-from .position import Position, PositionError
+from .legality import card_actions, refusal
+from .position import Position, PositionError, PositionKeywords, freeze, read_position
 from .reasons import IllegalAction
-from .setup import Setup
-from .state import Phase, State, seen_keys
-from .transitions import apply
+from .rules import Rules
+from .setup import deal_state, position_state
+from .state import Phase, State
+from .switches import Switches, switches
+from .transitions import Outcome, apply, drawn_by_repetition, losers, outcome
 
 __all__ = ["Cap", "Game", "LegalActions", "Outcome", "PositionError"]
-
-
-class Outcome(NamedTuple):
-    """How a game ended: the durak's seat, or ``None`` for a draw; the order players went out."""
-
-    durak: int | None
-    out_order: tuple[int, ...]
-    losers: tuple[int, ...] = ()
-    """Everyone who lost: the durak alone, or his whole team (``TeamEnd.TEAM_LOSES``, S0, S2);
-    empty for a draw."""
-    repeated: bool = False
-    """A draw because the same position came up ``Rules.repetition_limit`` times (the
-    players still holding cards lose nothing)."""
-
-    @property
-    def is_draw(self) -> bool:
-        """Whether nobody lost (everybody went out together, or a position repeated)."""
-        return self.durak is None
 
 
 class LegalActions:
@@ -98,7 +82,7 @@ class LegalActions:
         return f"<LegalActions ({', '.join(str(a) for a in self)})>"
 
 
-class Game(Setup):
+class Game:
     """A game of Durak under a :class:`Rules`. Create with :meth:`deal` or :meth:`from_position`.
 
     ``play`` checks an action and raises :class:`IllegalAction` (state unchanged) or applies it;
@@ -110,11 +94,127 @@ class Game(Setup):
     the game's own mutable objects: changing what they return does not change the game.
     """
 
-    __slots__ = ()
+    __slots__ = (
+        "_actions",
+        "_events",
+        "_origin",
+        "_setup_known",
+        "_state",
+        "_undo",
+        "players",
+        "rules",
+        "switches",
+    )
+
+    rules: Rules
+    players: int
+    _state: State
+    _events: list[Event]
+    _actions: list[Action]
+    _undo: list[tuple[State, int]] | None
+    """Before each action: the state and the number of events (None: undo is off)."""
+    switches: Switches
+    """What the rules decide once for these players (:func:`~durak_core.switches.switches`)."""
+    _setup_known: tuple[frozenset[Card], ...]
+    """Cards a set-up position declares known to be in each hand (e.g. picked up earlier)."""
+    _origin: dict[str, Any]
 
     def __init__(self) -> None:
         """Not for use: games are made by :meth:`deal` or :meth:`from_position`."""
         raise TypeError("use Game.deal(...) or Game.from_position(...)")
+
+    @classmethod
+    def deal(
+        cls,
+        rules: Rules | None = None,
+        players: int = 2,
+        seed: int | None = None,
+        *,
+        deck: str | Iterable[Card | str] | None = None,
+        dealer: int | None = None,
+        first_attacker: int | None = None,
+        previous_durak: int | None = None,
+        misdealt: Sequence[tuple[int, str]] = (),
+        undo: bool = True,
+        events: bool = True,
+    ) -> Game:
+        """Shuffle with ``seed`` (deterministic), deal one card at a time from the dealer's left,
+        turn up the trump, and pick the first attacker.
+
+        ``deck`` deals from a given order instead of shuffling (a record's replay, which then
+        needs no random numbers): all ``rules.deck_size`` cards once each, as text or cards,
+        top first — the first card goes to the dealer's left, the card after the hands is
+        turned up, the rest is the stock, top first. ``seed`` then only draws a ``dealer``
+        or ``first_attacker`` not given. ``first_attacker`` is the seat the rules choose at
+        random when nobody holds a trump (``NoTrumpFallback.RANDOM``); elsewhere it must be
+        the rules' own choice. Raises :class:`PositionError` for a bad deck or seat.
+
+        Under a mandatory misdeal rule (C20, S2) a deal with a misdealt hand is shuffled and
+        dealt again, at most ``rules.max_redeals`` times; ``origin["misdealt"]`` lists each
+        discarded deal's (seat, hand), which a replay from ``deck`` passes back as ``misdealt``
+        to tell the same story.
+
+        ``undo=False`` keeps no snapshots (faster playouts; :meth:`undo` is then refused);
+        ``events=False`` records no events (playouts: :attr:`events` stays empty)."""
+        rules = rules or Rules()
+        game = cls._blank(rules, players, undo, events)
+        game._state, game._origin = deal_state(
+            rules,
+            players,
+            seed,
+            deck=deck,
+            dealer=dealer,
+            first_attacker=first_attacker,
+            previous_durak=previous_durak,
+            misdealt=misdealt,
+            log=game._events,
+        )
+        return game
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules | None = None,
+        hands: Position | Sequence[Iterable[Card | str] | str] = (),
+        *,
+        undo: bool = True,
+        events: bool = True,
+        check: bool = True,
+        **keywords: Unpack[PositionKeywords],
+    ) -> Game:
+        """Set up a position: a :class:`Position` (``game.position()``, exact round trip), or
+        the keyword form of lessons and records (cards as :class:`Card` or text): the keywords
+        of :class:`~durak_core.position.PositionKeywords`, read by
+        :func:`~durak_core.position.read_position`, which says what each means and how what is
+        left out is derived. Raises :class:`PositionError` saying what is wrong.
+        ``check=False`` (a :class:`Position` only) trusts a position built consistent by
+        construction and skips most checks (search: ``determinize``'s worlds)."""
+        rules = rules or Rules()
+        if isinstance(hands, Position):
+            if keywords:
+                raise TypeError(f"a Position comes alone, not with {', '.join(keywords)}")
+            pos = hands
+        else:
+            pos, check = read_position(rules, hands, **keywords), True
+        game = cls._blank(rules, pos.players, undo, events)
+        game._state = position_state(game.switches, pos, game._events, check=check)
+        if any(pos.known):
+            game._setup_known = pos.known
+        game._origin = {"position": pos}  # worded lazily by Game.origin
+        return game
+
+    @classmethod
+    def _blank(cls, rules: Rules, players: int, undo: bool, events: bool = True) -> Game:
+        rules.check_players(players)
+        game = object.__new__(cls)
+        game.rules = rules
+        game.players = players
+        game.switches = switches(rules, players)
+        game._events = [] if events else NoEvents()
+        game._actions = []
+        game._undo = [] if undo else None
+        game._setup_known = ()
+        return game
 
     # ------------------------------------------------------------------ public views
     # Views never expose the game's own mutable objects: they return tuples, frozen values or
@@ -215,39 +315,20 @@ class Game(Setup):
 
     @property
     def outcome(self) -> Outcome | None:
-        """``None`` while the game goes on."""
+        """How the game ended (:func:`~durak_core.transitions.outcome`); ``None`` while it
+        goes on."""
         s = self._state
-        if s.phase is not PHASE_OVER:
-            return None
-        return Outcome(s.durak, tuple(s.out_order), self.losers, self.drawn_by_repetition)
+        return None if s.phase is not PHASE_OVER else outcome(self.switches, s)
 
     @property
     def drawn_by_repetition(self) -> bool:
-        """Whether the game ended in a draw because the position it was in came up
-        ``Rules.repetition_limit`` times (the ``game_over`` event's detail ``"repetition"``)."""
-        s = self._state
-        limit = self.rules.repetition_limit
-        return (
-            s.phase is PHASE_OVER
-            and self.switches.can_repeat
-            and bool(limit and s.seen)
-            and s.durak is None
-            and s.seen.count(s.seen[-1]) >= limit
-        )
+        """Whether the game ended in a draw by repetition (``Rules.repetition_limit``)."""
+        return drawn_by_repetition(self.switches, self._state)
 
     @property
     def losers(self) -> tuple[int, ...]:
-        """Who lost, once the game is over: the durak, or his whole team (members already out
-        included) under ``TeamEnd.TEAM_LOSES`` (S0 (ii), S2); the previous durak after an
-        all-empty finish without draws (S0); empty while the game goes on or for a draw."""
-        s = self._state
-        if s.phase is not PHASE_OVER or self.drawn_by_repetition:
-            return ()
-        team = self.switches.team
-        if team is not None and s.durak is not None and self.switches.team_loses:
-            return tuple(i for i in range(self.players) if team[i] == team[s.durak])
-        holding = tuple(i for i, a in enumerate(s.active) if a)
-        return holding or ((s.durak,) if s.durak is not None else ())
+        """Who lost (:func:`~durak_core.transitions.losers`); empty while the game goes on."""
+        return losers(self.switches, self._state)
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -292,70 +373,13 @@ class Game(Setup):
         """The position now, complete: ``Game.from_position(rules, game.position())`` plays on
         exactly like this game (same legal actions, same future). ``.to_dict()`` gives it as
         JSON-ready data in :meth:`from_position`'s keyword form."""
-        s = self._state
-        in_stock = self.turnup_in_stock
-        stock = tuple(reversed(s.stock[1:] if in_stock else s.stock))
-        return Position(
-            hands=tuple(tuple(h) for h in s.hands),
-            stock=stock,
-            turnup=s.turnup,
-            turnup_in_stock=in_stock,
-            trump=s.trump,
-            discard=tuple(s.discard),
-            table=tuple(zip(s.attacks, s.defences, strict=True)),
-            attacker=s.attacker,
-            defender=s.defender,
-            lead_attacker=s.lead_attacker,
-            defender_hand_at_start=s.defender_hand_at_start,
-            phase=s.phase,
-            taking=s.taking,
-            passed=frozenset(i for i, p in enumerate(s.passed) if p),
-            out=tuple(s.out_order),
-            durak=s.durak,
-            bouts=s.bouts,
-            previous_durak=s.previous_durak,
-            low_trump_origin=s.low_trump_origin,
-            turnup_holder=s.turnup_holder,
-            known=self.known_cards(),
-            flashed=s.flashed,
-            redeals=s.redeals,
-            dealer=s.dealer,
-            seen=seen_keys(s.seen, self.players),
-        )
+        return freeze(self._state, self.known_cards())
 
     def known_cards(self) -> tuple[frozenset[Card], ...]:
-        """For each seat, the cards everybody knows are in that hand now: cards seen picked up
-        from the table, the lowest trump shown to choose the first attacker, the turn-up drawn
-        as the last card or kept by the dealer, cards swapped in, trumps shown for a Flash, and
-        cards a set-up position declared known — as long as they are still in that hand (and
-        since the last new deal after a misdeal). (A game made with ``events=False`` knows
-        only the set-up's.)"""
-        revealed: list[set[Card]] = [set(k) for k in self.setup_known]
-        for event in self._events:
-            kind = event.kind
-            if event.seat is None:
-                continue
-            if kind is EventKind.MISDEAL:  # every card is dealt again
-                revealed = [set() for _ in range(self.players)]
-            elif kind is EventKind.FLASH:
-                revealed[event.seat].add(event.cards[0])
-            elif (
-                kind is EventKind.PICK_UP
-                or kind is EventKind.FIRST_ATTACKER
-                or (kind is EventKind.TRUMP and event.detail == "dealer")
-            ):
-                revealed[event.seat].update(event.cards)
-            elif kind is EventKind.DRAW and event.detail == "turnup":
-                revealed[event.seat].add(event.cards[-1])
-            elif kind is EventKind.SWAP:
-                low, up = event.cards
-                revealed[event.seat].add(up)
-                if event.other is not None:
-                    revealed[event.other].add(low)
-        hands = self._state.hands
-        return tuple(
-            frozenset(c for c in revealed[i] if c in hands[i]) for i in range(self.players)
-        )
+        """For each seat, the cards everybody knows are in that hand now
+        (:func:`~durak_core.events.known_in_hands`; a game made with ``events=False`` knows
+        only its set-up's)."""
+        return known_in_hands(self._events, self._state.hands, self.setup_known)
 
     @property
     def turnup_in_stock(self) -> bool:
@@ -370,32 +394,8 @@ class Game(Setup):
 
     def card_actions(self, seat: int, card: Card) -> list[tuple[Action, IllegalAction | None]]:
         """Every action ``seat`` could mean by playing ``card`` now, most likely first, each
-        with its refusal (``None`` when legal): a lead; a throw-in; or, for a defender facing
-        unbeaten cards, a beat of each of them and (perevodnoy) a transfer — and, for a trump
-        under Flash, showing it — the transfer first when the card has the attack's rank (even
-        once it is too late: that is what it means).
-
-        >>> from durak_core import Rules
-        >>> g = Game.from_position(Rules(), ["7C 9H", "8C 6D"], trump="S", table=[("6C", None)])
-        >>> [(str(a), r and r.reason.value) for a, r in g.card_actions(1, Card.parse("8C"))]
-        [('1:8C/6C', None)]
-        """
-        s = self._state
-        candidates: list[Action]
-        if s.phase is Phase.LEAD:
-            candidates = [Action.lead(seat, card)]
-        elif self.defending(seat):
-            beats = [Action.beat(seat, card, a) for a, d in self.table if d is None]
-            transfer = [Action.transfer(seat, card)] if self.rules.transfer else []
-            if self.rules.flash and card.suit is s.trump:
-                transfer.append(Action.flash(seat, card))
-            if transfer and card.rank is s.attacks[0].rank:
-                candidates = [*transfer, *beats]
-            else:
-                candidates = [*beats, *transfer]
-        else:
-            candidates = [Action.throw(seat, card)]
-        return [(action, refusal(self.switches, self._state, action)) for action in candidates]
+        with its refusal (``None`` when legal): :func:`~durak_core.legality.card_actions`."""
+        return card_actions(self.switches, self._state, seat, card)
 
     def acting_seats(self) -> list[int]:
         """Seats that have at least one legal action now (in seat order), found without
@@ -428,7 +428,7 @@ class Game(Setup):
         ``events=False`` records no events (the copy's :attr:`events` is empty). With
         ``history=False`` the copy can undo only moves played after the copy was made."""
         other = object.__new__(Game)
-        for name in GameBase.__slots__:
+        for name in Game.__slots__:
             setattr(other, name, getattr(self, name))
         other._state = self._state.copy()
         other._events = self._events[:] if events else NoEvents()

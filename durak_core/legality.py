@@ -4,6 +4,7 @@ and the numbers that decide it, or ``None`` when the action is legal."""
 from __future__ import annotations
 
 from ._base import (
+    PHASE_BOUT,
     PHASE_LEAD,
     PHASE_OVER,
     UNTIL_PASS,
@@ -28,7 +29,7 @@ from .reasons import IllegalAction, Reason
 from .state import State
 from .switches import Switches, defender_for
 
-__all__ = ["defender_refusal", "redeal_refusal", "refusal"]
+__all__ = ["card_actions", "defender_refusal", "redeal_refusal", "refusal"]
 
 
 def refusal(sw: Switches, s: State, action: Action) -> IllegalAction | None:
@@ -233,3 +234,39 @@ def redeal_refusal(sw: Switches, s: State, action: Action) -> IllegalAction | No
             Reason.REDEAL_NOT_MISDEALT, action, seat=action.seat, rule=rules.misdeal
         )
     return None
+
+
+def card_actions(
+    sw: Switches, s: State, seat: int, card: Card
+) -> list[tuple[Action, IllegalAction | None]]:
+    """Every action ``seat`` could mean by playing ``card`` now, most likely first, each
+    with its refusal (``None`` when legal): a lead; a throw-in; or, for a defender facing
+    unbeaten cards, a beat of each of them and (perevodnoy) a transfer — and, for a trump
+    under Flash, showing it — the transfer first when the card has the attack's rank (even
+    once it is too late: that is what it means).
+
+    >>> from durak_core import Game, Rules
+    >>> g = Game.from_position(Rules(), ["7C 9H", "8C 6D"], trump="S", table=[("6C", None)])
+    >>> meant = card_actions(g.switches, g.live_state, 1, Card.parse("8C"))
+    >>> [(str(a), r and r.reason.value) for a, r in meant]
+    [('1:8C/6C', None)]
+    """
+    candidates: list[Action]
+    if s.phase is PHASE_LEAD:
+        candidates = [Action.lead(seat, card)]
+    elif s.phase is PHASE_BOUT and seat == s.defender and not s.taking and None in s.defences:
+        beats = [
+            Action.beat(seat, card, a)
+            for a, d in zip(s.attacks, s.defences, strict=True)
+            if d is None
+        ]
+        transfer = [Action.transfer(seat, card)] if sw.rules.transfer else []
+        if sw.rules.flash and card.suit is s.trump:
+            transfer.append(Action.flash(seat, card))
+        if transfer and card.rank is s.attacks[0].rank:
+            candidates = [*transfer, *beats]
+        else:
+            candidates = [*beats, *transfer]
+    else:
+        candidates = [Action.throw(seat, card)]
+    return [(action, refusal(sw, s, action)) for action in candidates]

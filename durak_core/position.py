@@ -16,16 +16,26 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 from .bout import cap
 from .cards import Card, CardError, Rank, Suit, beats, parse_cards
 from .dealing import fresh_state
 from .rules import Rules, TrumpSwap
-from .state import Phase, State, parse_bout_key
+from .state import Phase, State, parse_bout_key, seen_keys
 from .switches import defender_for, one_team_left, switches
 
-__all__ = ["DERIVE", "KEYWORDS", "Derive", "Position", "PositionError", "read_position", "thaw"]
+__all__ = [
+    "DERIVE",
+    "KEYWORDS",
+    "Derive",
+    "Position",
+    "PositionError",
+    "PositionKeywords",
+    "freeze",
+    "read_position",
+    "thaw",
+]
 
 
 class PositionError(ValueError):
@@ -165,6 +175,35 @@ class Derive:
 
 
 DERIVE = Derive()
+
+
+class PositionKeywords(TypedDict, total=False):
+    """The keyword form of a position (:func:`read_position`, ``Game.from_position``): every
+    key may be left out; see :func:`read_position` for what each means and how it is derived."""
+
+    stock: Iterable[Card | str] | str
+    turnup: Card | str | None
+    turnup_in_stock: bool | None
+    trump: Suit | str | None
+    attacker: int
+    defender: int | None
+    lead_attacker: int | None
+    defender_hand_at_start: int | None
+    discard: Iterable[Card | str] | str
+    table: Iterable[Sequence[Card | str | None]]
+    taking: bool
+    passed: Iterable[int]
+    out: Iterable[int]
+    durak: int | None
+    bouts: int
+    previous_durak: int | None
+    low_trump_origin: int | Derive | None
+    turnup_holder: int | None
+    known: Mapping[int | str, Iterable[Card | str] | str] | None
+    flashed: Iterable[Card | str] | str
+    redeals: int
+    dealer: int | None
+    seen: Iterable[str]
 
 
 def read_position(
@@ -520,3 +559,37 @@ def _is_over(rules: Rules, players: int, out: set[int]) -> bool:
 
 def _suit(value: Suit | str) -> Suit:
     return value if isinstance(value, Suit) else Suit.parse(value)
+
+
+def freeze(s: State, known: tuple[frozenset[Card], ...]) -> Position:
+    """The position of the engine's state ``s`` (the reverse of :func:`thaw`), with the cards
+    everybody knows are in each hand (``known``)."""
+    in_stock = bool(s.stock) and s.turnup is not None and s.stock[0] is s.turnup
+    stock = tuple(reversed(s.stock[1:] if in_stock else s.stock))
+    return Position(
+        hands=tuple(tuple(h) for h in s.hands),
+        stock=stock,
+        turnup=s.turnup,
+        turnup_in_stock=in_stock,
+        trump=s.trump,
+        discard=tuple(s.discard),
+        table=tuple(zip(s.attacks, s.defences, strict=True)),
+        attacker=s.attacker,
+        defender=s.defender,
+        lead_attacker=s.lead_attacker,
+        defender_hand_at_start=s.defender_hand_at_start,
+        phase=s.phase,
+        taking=s.taking,
+        passed=frozenset(i for i, p in enumerate(s.passed) if p),
+        out=tuple(s.out_order),
+        durak=s.durak,
+        bouts=s.bouts,
+        previous_durak=s.previous_durak,
+        low_trump_origin=s.low_trump_origin,
+        turnup_holder=s.turnup_holder,
+        known=known,
+        flashed=s.flashed,
+        redeals=s.redeals,
+        dealer=s.dealer,
+        seen=seen_keys(s.seen, len(s.hands)),
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ._base import (
     EV_BEAT,
@@ -46,7 +46,15 @@ from .rules import FlashReuse
 from .state import DeferredKey, State, bout_key
 from .switches import Switches, cover, defender_for, next_active, next_mate, one_team_left
 
-__all__ = ["apply", "settle", "start_bout_event"]
+__all__ = [
+    "Outcome",
+    "apply",
+    "drawn_by_repetition",
+    "losers",
+    "outcome",
+    "settle",
+    "start_bout_event",
+]
 
 ONCE_PER_BOUT = FlashReuse.ONCE_PER_BOUT
 
@@ -387,3 +395,57 @@ def _draw_order(players: int, first: int, defender: int) -> tuple[int, ...]:
     order.remove(defender)
     order.append(defender)
     return tuple(order)
+
+
+# ---------------------------------------------------------------------- how a game ended
+
+
+class Outcome(NamedTuple):
+    """How a game ended: the durak's seat, or ``None`` for a draw; the order players went out."""
+
+    durak: int | None
+    out_order: tuple[int, ...]
+    losers: tuple[int, ...] = ()
+    """Everyone who lost: the durak alone, or his whole team (``TeamEnd.TEAM_LOSES``, S0, S2);
+    empty for a draw."""
+    repeated: bool = False
+    """A draw because the same position came up ``Rules.repetition_limit`` times (the
+    players still holding cards lose nothing)."""
+
+    @property
+    def is_draw(self) -> bool:
+        """Whether nobody lost (everybody went out together, or a position repeated)."""
+        return self.durak is None
+
+
+def outcome(sw: Switches, s: State) -> Outcome | None:
+    """How the game in state ``s`` ended; ``None`` while it goes on."""
+    if s.phase is not PHASE_OVER:
+        return None
+    return Outcome(s.durak, tuple(s.out_order), losers(sw, s), drawn_by_repetition(sw, s))
+
+
+def drawn_by_repetition(sw: Switches, s: State) -> bool:
+    """Whether the game ended in a draw because the position it was in came up
+    ``Rules.repetition_limit`` times (the ``game_over`` event's detail ``"repetition"``)."""
+    limit = sw.rules.repetition_limit
+    return (
+        s.phase is PHASE_OVER
+        and sw.can_repeat
+        and bool(limit and s.seen)
+        and s.durak is None
+        and s.seen.count(s.seen[-1]) >= limit
+    )
+
+
+def losers(sw: Switches, s: State) -> tuple[int, ...]:
+    """Who lost, once the game is over: the durak, or his whole team (members already out
+    included) under ``TeamEnd.TEAM_LOSES`` (S0 (ii), S2); the previous durak after an
+    all-empty finish without draws (S0); empty while the game goes on or for a draw."""
+    if s.phase is not PHASE_OVER or drawn_by_repetition(sw, s):
+        return ()
+    team = sw.team
+    if team is not None and s.durak is not None and sw.team_loses:
+        return tuple(i for i in range(sw.players) if team[i] == team[s.durak])
+    holding = tuple(i for i, a in enumerate(s.active) if a)
+    return holding or ((s.durak,) if s.durak is not None else ())
