@@ -14,21 +14,20 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from copy import deepcopy
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Unpack
 
 from ._base import PHASE_OVER, NoEvents
 from .actions import Action
 from .bout import Cap, cap
-from .cards import Card, Rank, Suit, format_cards
+from .cards import Card, Rank, Suit
 from .events import Event, known_in_hands
 from .generation import acting, generate
 from .legality import card_actions, refusal
 from .position import Position, PositionError, PositionKeywords, freeze, read_position
 from .reasons import IllegalAction
 from .rules import Rules
-from .setup import deal_state, position_state
+from .setup import deal_state, origin_json, position_state
 from .state import Phase, State
 from .switches import Switches, switches
 from .transitions import Outcome, apply, drawn_by_repetition, losers, outcome
@@ -139,25 +138,13 @@ class Game:
         events: bool = True,
     ) -> Game:
         """Shuffle with ``seed`` (deterministic), deal one card at a time from the dealer's left,
-        turn up the trump, and pick the first attacker.
-
-        ``deck`` deals from a given order instead of shuffling (a record's replay, which then
-        needs no random numbers): all ``rules.deck_size`` cards once each, as text or cards,
-        top first — the first card goes to the dealer's left, the card after the hands is
-        turned up, the rest is the stock, top first. ``seed`` then only draws a ``dealer``
-        or ``first_attacker`` not given. ``first_attacker`` is the seat the rules choose at
-        random when nobody holds a trump (``NoTrumpFallback.RANDOM``); elsewhere it must be
-        the rules' own choice. Raises :class:`PositionError` for a bad deck or seat.
-
-        Under a mandatory misdeal rule (C20, S2) a deal with a misdealt hand is shuffled and
-        dealt again, at most ``rules.max_redeals`` times; ``origin["misdealt"]`` lists each
-        discarded deal's (seat, hand), which a replay from ``deck`` passes back as ``misdealt``
-        to tell the same story.
-
-        ``undo=False`` keeps no snapshots (faster playouts; :meth:`undo` is then refused);
-        ``events=False`` records no events (playouts: :attr:`events` stays empty)."""
+        turn up the trump, and pick the first attacker. ``deck``, ``dealer``,
+        ``first_attacker``, ``previous_durak`` and ``misdealt``: see
+        :func:`~durak_core.setup.deal_state`. Raises :class:`PositionError` for a bad deck or
+        seat. ``undo=False`` keeps no snapshots (faster playouts; :meth:`undo` is then
+        refused); ``events=False`` records no events (playouts: :attr:`events` stays empty)."""
         rules = rules or Rules()
-        game = cls._blank(rules, players, undo, events)
+        game = _new_game(cls, rules, players, undo, events)
         game._state, game._origin = deal_state(
             rules,
             players,
@@ -196,24 +183,11 @@ class Game:
             pos = hands
         else:
             pos, check = read_position(rules, hands, **keywords), True
-        game = cls._blank(rules, pos.players, undo, events)
+        game = _new_game(cls, rules, pos.players, undo, events)
         game._state = position_state(game.switches, pos, game._events, check=check)
         if any(pos.known):
             game._setup_known = pos.known
         game._origin = {"position": pos}  # worded lazily by Game.origin
-        return game
-
-    @classmethod
-    def _blank(cls, rules: Rules, players: int, undo: bool, events: bool = True) -> Game:
-        rules.check_players(players)
-        game = object.__new__(cls)
-        game.rules = rules
-        game.players = players
-        game.switches = switches(rules, players)
-        game._events = [] if events else NoEvents()
-        game._actions = []
-        game._undo = [] if undo else None
-        game._setup_known = ()
         return game
 
     # ------------------------------------------------------------------ public views
@@ -359,15 +333,7 @@ class Game:
     def origin(self) -> dict[str, Any]:
         """How the game was set up, JSON-ready (a deep copy): ``{"deck", "dealer", "seed", ...}``
         for a deal (see :mod:`~durak_core.record`) or ``{"position": ...}``."""
-        origin: dict[str, Any] = {}
-        for key, value in self._origin.items():
-            # set-ups may store values and leave the formatting to this view
-            if isinstance(value, Position):
-                value = value.to_dict()
-            elif isinstance(value, tuple) and all(isinstance(c, Card) for c in value):
-                value = format_cards(value)
-            origin[key] = deepcopy(value)
-        return origin
+        return origin_json(self._origin)
 
     def position(self) -> Position:
         """The position now, complete: ``Game.from_position(rules, game.position())`` plays on
@@ -505,19 +471,38 @@ class Game:
         Raises ``RuntimeError`` for a game made with ``undo=False`` (it keeps no snapshots),
         ``IndexError`` when there is nothing to take back."""
         if self._undo is None:
-            raise RuntimeError(
-                "cannot undo: this game keeps no undo snapshots (it was made with undo=False, "
-                "for playouts); use copy() or deal(..., undo=True) to be able to take moves back"
-            )
+            raise RuntimeError(_NO_UNDO)
         if not self._undo:
             if not self._actions:
                 raise IndexError("nothing to undo")
-            raise IndexError(
-                "no snapshot to undo to: the earlier actions were played before this game was "
-                "copied, and the copy got no snapshots of them (copy(history=False), or a copy "
-                "of a game without undo)"
-            )
+            raise IndexError(_NO_SNAPSHOT)
         state, n_events = self._undo.pop()
         self._state = state
         del self._events[n_events:]
         return self._actions.pop()
+
+
+def _new_game(cls: type[Game], rules: Rules, players: int, undo: bool, events: bool) -> Game:
+    """A game of ``cls`` with nothing played yet and no state (``deal`` and ``from_position``
+    give it one)."""
+    rules.check_players(players)
+    game = object.__new__(cls)
+    game.rules = rules
+    game.players = players
+    game.switches = switches(rules, players)
+    game._events = [] if events else NoEvents()
+    game._actions = []
+    game._undo = [] if undo else None
+    game._setup_known = ()
+    return game
+
+
+_NO_UNDO = (
+    "cannot undo: this game keeps no undo snapshots (it was made with undo=False, "
+    "for playouts); use copy() or deal(..., undo=True) to be able to take moves back"
+)
+_NO_SNAPSHOT = (
+    "no snapshot to undo to: the earlier actions were played before this game was "
+    "copied, and the copy got no snapshots of them (copy(history=False), or a copy "
+    "of a game without undo)"
+)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from copy import deepcopy
 from typing import Any
 
 from .cards import Card, CardError, format_cards, make_deck, parse_cards
@@ -21,7 +22,7 @@ from .transitions import settle, start_bout_event
 MANDATORY = MisdealMode.MANDATORY
 NO_MISDEAL = Misdeal.OFF
 
-__all__ = ["deal_state", "position_state"]
+__all__ = ["deal_state", "origin_json", "position_state"]
 
 
 def deal_state(
@@ -37,7 +38,21 @@ def deal_state(
     log: list[Event],
 ) -> tuple[State, dict[str, Any]]:
     """A new deal's state and its origin (seed, dealer, deck, what a misdeal discarded), its
-    events appended to ``log``: see ``Game.deal``."""
+    events appended to ``log`` (``Game.deal`` wraps it).
+
+    ``deck`` deals from a given order instead of shuffling (a record's replay, which then
+    needs no random numbers): all ``rules.deck_size`` cards once each, as text or cards,
+    top first — the first card goes to the dealer's left, the card after the hands is
+    turned up, the rest is the stock, top first. ``seed`` then only draws a ``dealer``
+    or ``first_attacker`` not given. ``first_attacker`` is the seat the rules choose at
+    random when nobody holds a trump (``NoTrumpFallback.RANDOM``); elsewhere it must be
+    the rules' own choice. Raises :class:`PositionError` for a bad deck or seat.
+
+    Under a mandatory misdeal rule (C20, S2) a deal with a misdealt hand is shuffled and
+    dealt again, at most ``rules.max_redeals`` times; ``origin["misdealt"]`` lists each
+    discarded deal's (seat, hand), which a replay from ``deck`` passes back as ``misdealt``
+    to tell the same story.
+    """
     rng: random.Random | None = None
     if deck is None:
         if seed is None:
@@ -173,3 +188,16 @@ def _deck_order(rules: Rules, deck: str | Iterable[Card | str]) -> list[Card]:
         missing = " ".join(str(c) for c in make_deck(size) if c not in seen)
         raise PositionError(f"deck: {len(cards)} cards, not {size} (missing {missing})")
     return cards
+
+
+def origin_json(origin: dict[str, Any]) -> dict[str, Any]:
+    """A game's origin JSON-ready (a deep copy): a set-up's Position as its dict, cards as
+    text (set-ups store values and leave the formatting to this)."""
+    shown: dict[str, Any] = {}
+    for key, value in origin.items():
+        if isinstance(value, Position):
+            value = value.to_dict()
+        elif isinstance(value, tuple) and all(isinstance(c, Card) for c in value):
+            value = format_cards(value)
+        shown[key] = deepcopy(value)
+    return shown
