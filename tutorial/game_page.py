@@ -904,16 +904,17 @@ class GameApp(LessonApp):
         self.cover_button = w.Button(button_style="primary", _dom_classes=("durak-cover-ready",))
         self.cover_button.on_click(self._guard(lambda _b: self.play.uncover()))
         self.cover = w.VBox(
-            [self.cover_text, self.cover_button], _dom_classes=("durak-cover", "durak-table-box")
+            [self.cover_text, self.cover_button],
+            _dom_classes=("durak-cover", "durak-table-box", "durak-hot-seat-cover"),
         )
         # the one-tab cover, where the table is: a stored game offered on opening, or a game
         # that continues in another tab
         self.away_text = w.HTML()
         self.away_button = w.Button(
-            button_style="primary", _dom_classes=("durak-cover-ready", "durak-away-main")
+            button_style="primary", _dom_classes=("durak-cover-button", "durak-away-main")
         )
         self.away_button.on_click(self._guard(lambda _b: self._away_main()))
-        self.away_other = w.Button(_dom_classes=("durak-cover-ready", "durak-away-new"))
+        self.away_other = w.Button(_dom_classes=("durak-cover-button", "durak-away-new"))
         self.away_other.on_click(self._guard(lambda _b: self._away_new()))
         self.away = w.VBox(
             [self.away_text, w.HBox([self.away_button, self.away_other])],

@@ -78,7 +78,7 @@ def test_a_hot_seat_game_never_shows_a_hand_to_the_wrong_player(
     while c.game.outcome is None:
         if c.covered:
             title = tr.gettext("Pass the device to {player}", player=names[c.you])
-            expect(page.locator(".durak-cover-title")).to_have_text(title)
+            expect(page.locator(".durak-hot-seat-cover .durak-cover-title")).to_have_text(title)
             expect(hand).to_have_count(0)
             expect(page.locator(".dt-seat-cards")).to_have_count(0)
             assert_no_hand_but(page, shadow, None)
@@ -91,7 +91,7 @@ def test_a_hot_seat_game_never_shows_a_hand_to_the_wrong_player(
             page.locator(".durak-cover-ready").click()
             c.uncover()
             covers += 1
-            expect(page.locator(".durak-cover")).to_be_hidden()
+            expect(page.locator(".durak-hot-seat-cover")).to_be_hidden()
             expect(hand).to_have_count(len(c.game.state.hands[c.you]))
             assert_no_hand_but(page, shadow, c.you)
             if covers == 1:
@@ -127,7 +127,7 @@ def test_the_cover_and_the_hot_seat_options_are_accessible(
     failures = axe_failures(page, axe_js)
     assert not failures, describe(f"cover {lang}", failures)
     page.locator(".durak-cover-ready").click()
-    expect(page.locator(".durak-cover")).to_be_hidden()
+    expect(page.locator(".durak-hot-seat-cover")).to_be_hidden()
     settle(page)
     failures = axe_failures(page, axe_js)
     assert not failures, describe(f"turn {lang}", failures)
