@@ -35,6 +35,7 @@ __all__ = [
     "Cap",
     "cap",
     "compute_throw_in_turn",
+    "defending",
     "is_partner",
     "is_partner_of_defender",
     "low_trump",
@@ -188,6 +189,11 @@ def throw_order(sw: Switches, s: State) -> list[int]:
         a = s.attacker
         return [a] if a != s.defender and hands[a] else []
     return [seat for seat in throw_rights(sw, s) if hands[seat]]
+
+
+def defending(s: State, seat: int) -> bool:
+    """Is ``seat`` the defender facing unbeaten attack cards, not having said «take»?"""
+    return s.phase is PHASE_BOUT and seat == s.defender and not s.taking and None in s.defences
 
 
 def window_open(sw: Switches, s: State) -> bool:

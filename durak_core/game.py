@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 
 from ._base import PHASE_OVER, NoEvents
 from .actions import Action
-from .bout import Cap, cap
+from .bout import Cap, cap, defending
 from .cards import Card, Rank, Suit
 from .events import Event, known_in_hands
 from .generation import acting, generate
@@ -355,8 +355,7 @@ class Game:
 
     def defending(self, seat: int) -> bool:
         """Whether ``seat`` is the defender facing unbeaten attack cards and has not said «take»."""
-        s = self._state
-        return s.phase is Phase.BOUT and seat == s.defender and not s.taking and None in s.defences
+        return defending(self._state, seat)
 
     def card_actions(self, seat: int, card: Card) -> list[tuple[Action, IllegalAction | None]]:
         """Every action ``seat`` could mean by playing ``card`` now, most likely first, each

@@ -4,7 +4,6 @@ and the numbers that decide it, or ``None`` when the action is legal."""
 from __future__ import annotations
 
 from ._base import (
-    PHASE_BOUT,
     PHASE_LEAD,
     PHASE_OVER,
     UNTIL_PASS,
@@ -12,6 +11,7 @@ from ._base import (
 from .actions import BEAT, FLASH, LEAD, PASS, REDEAL, SWAP, TAKE, THROW, TRANSFER, Action
 from .bout import (
     cap,
+    defending,
     is_partner,
     is_partner_of_defender,
     low_trump,
@@ -254,7 +254,7 @@ def card_actions(
     candidates: list[Action]
     if s.phase is PHASE_LEAD:
         candidates = [Action.lead(seat, card)]
-    elif s.phase is PHASE_BOUT and seat == s.defender and not s.taking and None in s.defences:
+    elif defending(s, seat):
         beats = [
             Action.beat(seat, card, a)
             for a, d in zip(s.attacks, s.defences, strict=True)
